@@ -1,0 +1,29 @@
+// warpsafe built-in <cuda_runtime_api.h>: host API types and constants only
+#ifndef __WARPSAFE_CUDA_RUNTIME_API_H
+#define __WARPSAFE_CUDA_RUNTIME_API_H
+#include <stddef.h>
+typedef enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorNoDevice = 100,
+  cudaErrorUnknown = 999
+} cudaError_t;
+typedef enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+} cudaMemcpyKind;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaHostAllocDefault 0x00
+#define cudaMemAttachGlobal 0x01
+#endif

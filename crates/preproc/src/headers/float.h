@@ -1,0 +1,23 @@
+// warpsafe built-in <float.h> (IEEE 754 binary32 / binary64)
+#ifndef __WARPSAFE_FLOAT_H
+#define __WARPSAFE_FLOAT_H
+#define FLT_RADIX 2
+#define FLT_MANT_DIG 24
+#define DBL_MANT_DIG 53
+#define FLT_DIG 6
+#define DBL_DIG 15
+#define FLT_EPSILON 1.19209290e-07F
+#define DBL_EPSILON 2.2204460492503131e-16
+#define FLT_MIN 1.17549435e-38F
+#define DBL_MIN 2.2250738585072014e-308
+#define FLT_MAX 3.40282347e+38F
+#define DBL_MAX 1.7976931348623157e+308
+#define FLT_MIN_EXP (-125)
+#define FLT_MAX_EXP 128
+#define DBL_MIN_EXP (-1021)
+#define DBL_MAX_EXP 1024
+#define FLT_MIN_10_EXP (-37)
+#define FLT_MAX_10_EXP 38
+#define DBL_MIN_10_EXP (-307)
+#define DBL_MAX_10_EXP 308
+#endif
