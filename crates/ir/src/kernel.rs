@@ -1,0 +1,161 @@
+//! Kernels, their variables, arrays and launch configuration.
+
+use crate::{Block, ScalarTy, Span};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct VarId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ArrayId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemSpace {
+    Global,
+    Shared,
+    Constant,
+    /// Per-thread memory (local arrays).
+    Local,
+}
+
+impl MemSpace {
+    pub fn name(self) -> &'static str {
+        match self {
+            MemSpace::Global => "global",
+            MemSpace::Shared => "shared",
+            MemSpace::Constant => "constant",
+            MemSpace::Local => "local",
+        }
+    }
+}
+
+/// Where an array comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrayOrigin {
+    /// A pointer parameter of the kernel (distinct parameters are assumed
+    /// not to alias).
+    Param,
+    /// `__shared__ T a[N]`.
+    Shared,
+    /// `extern __shared__ T a[]`: sized at launch.
+    DynamicShared,
+    /// A `__device__` global variable.
+    DeviceGlobal,
+    /// A `__constant__` variable.
+    Constant,
+    /// A local array, or a local aggregate whose address is taken.
+    Local,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Array {
+    pub id: ArrayId,
+    pub name: String,
+    pub space: MemSpace,
+    pub origin: ArrayOrigin,
+    /// The C element type as written (`float`, `float4`, `struct S`).
+    pub elem: String,
+    /// The scalar slots of one element (one for scalars, four for `float4`).
+    pub slots: Vec<ScalarTy>,
+    /// Dimensions in elements (`[16][16]`); empty when the size is unknown.
+    pub dims: Vec<u64>,
+    /// Initial slot values of `__device__`/`__constant__`/local arrays, when
+    /// given by an initialiser.
+    pub init: Option<Vec<crate::Const>>,
+    /// Every access to it is atomic (`cuda::atomic<T>` objects).
+    pub atomic_object: bool,
+    pub span: Span,
+}
+
+impl Array {
+    /// Number of slots, when the size is known.
+    pub fn len_slots(&self) -> Option<u64> {
+        if self.dims.is_empty() {
+            return None;
+        }
+        self.dims
+            .iter()
+            .try_fold(self.slots.len() as u64, |acc, d| acc.checked_mul(*d))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VarKind {
+    /// A scalar kernel parameter (uniform across threads, unknown value).
+    Param,
+    /// A named local variable of the source.
+    Local,
+    /// A temporary introduced by lowering.
+    Temp,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Var {
+    pub id: VarId,
+    pub name: String,
+    pub ty: ScalarTy,
+    pub kind: VarKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum ParamKind {
+    Scalar(crate::VarId),
+    /// A pointer into global memory.
+    Array(ArrayId),
+    /// A by-value aggregate, flattened into scalar parameters.
+    Aggregate(Vec<crate::VarId>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Param {
+    pub name: String,
+    /// The C type as written.
+    pub c_type: String,
+    pub kind: ParamKind,
+    pub span: Span,
+}
+
+/// Grid and block dimensions known from the source (a constant `<<<...>>>`
+/// launch) or from flags; `None` means symbolic (any size).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LaunchConfig {
+    pub grid: Option<[u64; 3]>,
+    pub block: Option<[u64; 3]>,
+    /// Bytes of dynamic shared memory, when given.
+    pub dynamic_shared: Option<u64>,
+    /// The launch in the source, when it came from one.
+    pub span: Option<Span>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Kernel {
+    pub name: String,
+    /// Template arguments this instance was made with (empty when none).
+    pub template_args: Vec<String>,
+    pub params: Vec<Param>,
+    pub vars: Vec<Var>,
+    pub arrays: Vec<Array>,
+    pub body: Block,
+    pub launch: LaunchConfig,
+    pub span: Span,
+}
+
+impl Kernel {
+    pub fn var(&self, id: crate::VarId) -> &Var {
+        &self.vars[id.0 as usize]
+    }
+
+    pub fn array(&self, id: ArrayId) -> &Array {
+        &self.arrays[id.0 as usize]
+    }
+}
+
+/// Every kernel lowered from one translation unit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Module {
+    pub kernels: Vec<Kernel>,
+}
