@@ -1,0 +1,458 @@
+//! Collects the top-level items of a translation unit: functions (kernels,
+//! device and host), device-side global variables, structs, typedefs,
+//! enumerators and file-scope constants.
+//!
+//! Invariant: collection never fails; what it cannot understand becomes a
+//! diagnostic (an error when it is device code, a warning for host code,
+//! which warpsafe skips).
+
+use crate::consteval::{eval, ConstEnv};
+use crate::decl::{anon_struct_name, quals, Quals, TemplateEnv, TypeCx};
+use crate::syntax::{named_children, Syntax};
+use crate::types::{CType, StructDef, TypeTable};
+use std::collections::HashMap;
+use tree_sitter::Node;
+use warpsafe_ir::ScalarTy;
+use warpsafe_source::Diagnostic;
+
+#[derive(Clone, Debug)]
+pub struct TemplateParam<'t> {
+    pub name: String,
+    pub is_type: bool,
+    pub default: Option<Node<'t>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnItem<'t> {
+    pub name: String,
+    /// The `function_definition` node.
+    pub def: Node<'t>,
+    pub quals: Quals,
+    pub template: Vec<TemplateParam<'t>>,
+}
+
+impl FnItem<'_> {
+    pub fn is_kernel(&self) -> bool {
+        self.quals.global
+    }
+
+    /// Callable from device code.
+    pub fn is_device(&self) -> bool {
+        self.quals.device || self.quals.global
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct GlobalItem<'t> {
+    pub name: String,
+    /// A file-scope variable without `__device__`/`__constant__`/`__shared__`
+    /// (host memory in CUDA; GPUVerify treats it as global memory).
+    pub host: bool,
+    pub decl: Node<'t>,
+    pub declarator: Node<'t>,
+    pub quals: Quals,
+}
+
+#[derive(Default)]
+pub struct Items<'t> {
+    pub fns: Vec<FnItem<'t>>,
+    /// Names of functions declared without a body.
+    pub prototypes: Vec<(String, Node<'t>)>,
+    pub globals: Vec<GlobalItem<'t>>,
+    pub types: TypeTable,
+    pub consts: HashMap<String, i128>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'t> Items<'t> {
+    pub fn collect(syn: &'t Syntax) -> Items<'t> {
+        let mut items = Items::default();
+        // cuRAND states: opaque, one slot that generator calls update.
+        for (name, aliases) in [
+            (
+                crate::lower::CURAND_STATE,
+                &[
+                    "curandState",
+                    "curandState_t",
+                    "curandStateXORWOW_t",
+                    "curandStatePhilox4_32_10_t",
+                ][..],
+            ),
+            (crate::lower::CURAND_MTGP32, &["curandStateMtgp32_t"][..]),
+        ] {
+            let def = StructDef {
+                fields: vec![("state".to_string(), CType::Scalar(ScalarTy::U32))],
+            };
+            items.types.structs.insert(name.to_string(), def);
+            for a in aliases {
+                items
+                    .types
+                    .typedefs
+                    .insert(a.to_string(), CType::Struct(name.to_string()));
+            }
+        }
+        items.walk(syn, syn.root(), &[]);
+        items
+    }
+
+    pub fn functions(&self, name: &str) -> Vec<&FnItem<'t>> {
+        self.fns.iter().filter(|f| f.name == name).collect()
+    }
+
+    fn walk(&mut self, syn: &'t Syntax, node: Node<'t>, template: &[TemplateParam<'t>]) {
+        for child in named_children(node) {
+            self.item(syn, child, template);
+        }
+    }
+
+    fn item(&mut self, syn: &'t Syntax, n: Node<'t>, template: &[TemplateParam<'t>]) {
+        match n.kind() {
+            "namespace_definition" | "linkage_specification" => {
+                if let Some(body) = n.child_by_field_name("body") {
+                    if body.kind() == "declaration_list" {
+                        self.walk(syn, body, template);
+                    } else {
+                        self.item(syn, body, template);
+                    }
+                }
+            }
+            "declaration_list" => self.walk(syn, n, template),
+            "template_declaration" => {
+                let params = n
+                    .child_by_field_name("parameters")
+                    .map(|p| template_params(syn, p))
+                    .unwrap_or_default();
+                for child in named_children(n) {
+                    if child.kind() != "template_parameter_list" {
+                        self.item(syn, child, &params);
+                    }
+                }
+            }
+            "function_definition" => self.function(syn, n, template),
+            "declaration" => self.declaration(syn, n),
+            "type_definition" => self.typedef(syn, n),
+            "alias_declaration" => {
+                let name = n
+                    .child_by_field_name("name")
+                    .map(|c| syn.text(c).to_string());
+                let ty = n.child_by_field_name("type");
+                if let (Some(name), Some(ty)) = (name, ty) {
+                    if let Ok(t) = self.type_cx(syn).type_descriptor(ty) {
+                        self.types.typedefs.insert(name, t);
+                    }
+                }
+            }
+            "struct_specifier" | "class_specifier" | "union_specifier" => {
+                if !template.is_empty() {
+                    return;
+                }
+                self.struct_def(syn, n);
+            }
+            "enum_specifier" => self.enum_def(syn, n),
+            "expression_statement" => {
+                // GPUVerify's `__axiom(...)` at file scope: a hint we ignore.
+                self.diagnostics.push(
+                    Diagnostic::warning("ignored", "file-scope statement ignored").at(syn.span(n)),
+                );
+            }
+            "ERROR" => {
+                syn.errors_under(n, 5, &mut self.diagnostics);
+            }
+            _ => {}
+        }
+    }
+
+    fn type_cx<'a>(&'a self, syn: &'a Syntax) -> TypeCx<'a> {
+        static EMPTY: std::sync::OnceLock<TemplateEnv> = std::sync::OnceLock::new();
+        TypeCx {
+            syn,
+            types: &self.types,
+            tenv: EMPTY.get_or_init(TemplateEnv::default),
+            consts: &self.consts,
+        }
+    }
+
+    fn function(&mut self, syn: &'t Syntax, n: Node<'t>, template: &[TemplateParam<'t>]) {
+        // Structs defined in the return type position are rare; functions
+        // whose declarator is not a plain name (operators, methods) are skipped.
+        let Some(decl) = n.child_by_field_name("declarator") else {
+            return;
+        };
+        let Some(name) = function_name(syn, decl) else {
+            return;
+        };
+        let q = quals(syn, n);
+        if n.has_error() {
+            let mut errs = Vec::new();
+            syn.errors_under(n, 5, &mut errs);
+            if !(q.global || q.device) {
+                for e in &mut errs {
+                    e.severity = warpsafe_source::Severity::Warning;
+                    e.notes
+                        .push("this is host code, which warpsafe skips".into());
+                }
+            }
+            self.diagnostics.extend(errs);
+        }
+        self.fns.push(FnItem {
+            name,
+            def: n,
+            quals: q,
+            template: template.to_vec(),
+        });
+    }
+
+    fn declaration(&mut self, syn: &'t Syntax, n: Node<'t>) {
+        if let Some(ty) = n.child_by_field_name("type") {
+            if matches!(
+                ty.kind(),
+                "struct_specifier" | "class_specifier" | "union_specifier"
+            ) && ty.child_by_field_name("body").is_some()
+            {
+                self.struct_def(syn, ty);
+            }
+            if ty.kind() == "enum_specifier" {
+                self.enum_def(syn, ty);
+            }
+        }
+        let q = quals(syn, n);
+        let declarators: Vec<Node<'t>> = n
+            .children_by_field_name("declarator", &mut n.walk())
+            .collect();
+        for d in declarators {
+            if d.kind() == "function_declarator" {
+                if let Some(name) = function_name(syn, d) {
+                    self.prototypes.push((name, n));
+                }
+                continue;
+            }
+            let Some(name) = declared_name(syn, d) else {
+                continue;
+            };
+            if q.shared || q.constant || q.device {
+                self.globals.push(GlobalItem {
+                    name,
+                    host: false,
+                    decl: n,
+                    declarator: d,
+                    quals: q,
+                });
+            } else if q.const_ {
+                // `const int N = 64;` at file scope: usable in array sizes.
+                if let Some(v) = d.child_by_field_name("value") {
+                    if let Some(c) = eval(syn, v, &self.consts) {
+                        self.consts.insert(name, c);
+                    }
+                }
+            } else if !q.extern_ {
+                self.globals.push(GlobalItem {
+                    name,
+                    host: true,
+                    decl: n,
+                    declarator: d,
+                    quals: q,
+                });
+            }
+        }
+    }
+
+    fn typedef(&mut self, syn: &'t Syntax, n: Node<'t>) {
+        let Some(ty) = n.child_by_field_name("type") else {
+            return;
+        };
+        if matches!(
+            ty.kind(),
+            "struct_specifier" | "class_specifier" | "union_specifier"
+        ) {
+            self.struct_def(syn, ty);
+        }
+        if ty.kind() == "enum_specifier" {
+            self.enum_def(syn, ty);
+        }
+        let declarators: Vec<Node<'t>> = n
+            .children_by_field_name("declarator", &mut n.walk())
+            .collect();
+        for d in declarators {
+            let cx = self.type_cx(syn);
+            let Ok(base) = cx.base_type(ty) else { continue };
+            if let Ok(declared) = cx.declarator(base, d) {
+                let name = syn.text(declared.name).to_string();
+                // `typedef struct S S;` must not shadow the struct itself.
+                if declared.ty != CType::Struct(name.clone()) {
+                    self.types.typedefs.insert(name, declared.ty);
+                }
+            }
+        }
+    }
+
+    fn struct_def(&mut self, syn: &'t Syntax, n: Node<'t>) {
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        let name = match n.child_by_field_name("name") {
+            Some(nm) => syn.text(nm).to_string(),
+            None => anon_struct_name(n),
+        };
+        let mut def = StructDef::default();
+        // Base classes' fields come first.
+        for child in named_children(n) {
+            if child.kind() == "base_class_clause" {
+                for base in named_children(child) {
+                    let bname = syn.text(base).trim().to_string();
+                    if let Some(b) = self.types.structs.get(&bname) {
+                        def.fields.extend(b.fields.clone());
+                    }
+                }
+            }
+        }
+        for field in named_children(body) {
+            if field.kind() != "field_declaration" {
+                continue;
+            }
+            let Some(fty) = field.child_by_field_name("type") else {
+                continue;
+            };
+            if matches!(
+                fty.kind(),
+                "struct_specifier" | "union_specifier" | "class_specifier"
+            ) && fty.child_by_field_name("body").is_some()
+            {
+                self.struct_def(syn, fty);
+            }
+            let declarators: Vec<Node<'t>> = field
+                .children_by_field_name("declarator", &mut field.walk())
+                .collect();
+            let cx = self.type_cx(syn);
+            let Ok(base) = cx.base_type(fty) else {
+                // An unknown field type makes the struct unusable; leave it
+                // out so uses report it.
+                return;
+            };
+            if declarators.is_empty() {
+                // An anonymous struct/union member: its fields are inlined.
+                if let CType::Struct(inner) = &base {
+                    if let Some(d) = self.types.structs.get(inner) {
+                        def.fields.extend(d.fields.clone());
+                    }
+                }
+                continue;
+            }
+            for d in declarators {
+                if d.kind() == "function_declarator" {
+                    continue;
+                }
+                match cx.declarator(base.clone(), d) {
+                    Ok(decl) => def.fields.push((syn.text(decl.name).to_string(), decl.ty)),
+                    Err(_) => return,
+                }
+            }
+        }
+        self.types.structs.insert(name, def);
+    }
+
+    fn enum_def(&mut self, syn: &'t Syntax, n: Node<'t>) {
+        if let Some(name) = n.child_by_field_name("name") {
+            self.types
+                .typedefs
+                .insert(syn.text(name).to_string(), CType::Scalar(ScalarTy::I32));
+        }
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        let mut next = 0i128;
+        for e in named_children(body) {
+            if e.kind() != "enumerator" {
+                continue;
+            }
+            let Some(name) = e.child_by_field_name("name") else {
+                continue;
+            };
+            if let Some(v) = e.child_by_field_name("value") {
+                if let Some(c) = eval(syn, v, &self.consts) {
+                    next = c;
+                }
+            }
+            self.consts.insert(syn.text(name).to_string(), next);
+            next += 1;
+        }
+    }
+}
+
+impl ConstEnv for Items<'_> {
+    fn constant(&self, name: &str) -> Option<i128> {
+        self.consts.get(name).copied()
+    }
+}
+
+fn template_params<'t>(syn: &'t Syntax, list: Node<'t>) -> Vec<TemplateParam<'t>> {
+    let mut out = Vec::new();
+    for p in named_children(list) {
+        match p.kind() {
+            "type_parameter_declaration" | "optional_type_parameter_declaration" => {
+                let name = p
+                    .child_by_field_name("name")
+                    .or_else(|| {
+                        named_children(p)
+                            .into_iter()
+                            .find(|c| c.kind() == "type_identifier")
+                    })
+                    .map(|c| syn.text(c).to_string())
+                    .unwrap_or_default();
+                out.push(TemplateParam {
+                    name,
+                    is_type: true,
+                    default: p.child_by_field_name("default_type"),
+                });
+            }
+            "parameter_declaration" | "optional_parameter_declaration" => {
+                let name = p
+                    .child_by_field_name("declarator")
+                    .and_then(|d| declared_name(syn, d))
+                    .unwrap_or_default();
+                out.push(TemplateParam {
+                    name,
+                    is_type: false,
+                    default: p.child_by_field_name("default_value"),
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The name a function declarator declares (`k`, `ns::k`), if simple.
+pub fn function_name(syn: &Syntax, mut d: Node) -> Option<String> {
+    loop {
+        match d.kind() {
+            "function_declarator"
+            | "pointer_declarator"
+            | "reference_declarator"
+            | "parenthesized_declarator"
+            | "attributed_declarator" => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| named_children(d).into_iter().next())?;
+            }
+            "identifier" => return Some(syn.text(d).to_string()),
+            "template_function" => d = d.child_by_field_name("name")?,
+            _ => return None,
+        }
+    }
+}
+
+/// The identifier a (variable) declarator declares.
+pub fn declared_name(syn: &Syntax, mut d: Node) -> Option<String> {
+    loop {
+        match d.kind() {
+            "identifier" | "field_identifier" => return Some(syn.text(d).to_string()),
+            _ => {
+                d = d.child_by_field_name("declarator").or_else(|| {
+                    named_children(d)
+                        .into_iter()
+                        .find(|c| c.kind() != "type_qualifier")
+                })?;
+            }
+        }
+    }
+}

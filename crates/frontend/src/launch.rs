@@ -1,0 +1,160 @@
+//! Kernel launches in host code (`k<<<grid, block, shmem>>>(...)`): their
+//! constant launch configurations become the kernel's default dimensions.
+//!
+//! Invariant: a configuration is taken only when every component is a
+//! compile-time constant after macro expansion (literals, `dim3(...)`, or a
+//! `dim3` variable of the same host function with constant arguments).
+
+use crate::consteval::{eval, ConstEnv};
+use crate::items::Items;
+use crate::syntax::{named_children, Syntax};
+use tree_sitter::Node;
+use warpsafe_source::Span;
+
+#[derive(Clone, Debug)]
+pub struct Launch<'t> {
+    pub kernel: String,
+    pub template_args: Option<Node<'t>>,
+    /// `None` when the configuration is not constant.
+    pub grid: Option<[u64; 3]>,
+    pub block: Option<[u64; 3]>,
+    pub shared: Option<u64>,
+    pub span: Span,
+}
+
+pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> {
+    let mut out = Vec::new();
+    for f in &items.fns {
+        if f.is_kernel() {
+            continue;
+        }
+        let Some(body) = f.def.child_by_field_name("body") else {
+            continue;
+        };
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "call_expression" {
+                if let Some(l) = launch_of(syn, items, n, body) {
+                    out.push(l);
+                }
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+    }
+    out.sort_by_key(|l| l.span.lo);
+    out
+}
+
+fn launch_of<'t>(
+    syn: &'t Syntax,
+    items: &Items<'t>,
+    call: Node<'t>,
+    body: Node<'t>,
+) -> Option<Launch<'t>> {
+    let config = named_children(call)
+        .into_iter()
+        .find(|c| c.kind() == "kernel_call_syntax")?;
+    let f = call.child_by_field_name("function")?;
+    let (name, targs) = match f.kind() {
+        "template_function" => (
+            syn.text(f.child_by_field_name("name")?).to_string(),
+            f.child_by_field_name("arguments"),
+        ),
+        _ => (syn.text(f).rsplit("::").next()?.to_string(), None),
+    };
+    let args = named_children(config);
+    let dims = |i: usize| args.get(i).and_then(|a| dim_value(syn, items, *a, body));
+    let shared = args
+        .get(2)
+        .and_then(|a| eval(syn, *a, items))
+        .and_then(|v| u64::try_from(v).ok());
+    Some(Launch {
+        kernel: name,
+        template_args: targs,
+        grid: dims(0),
+        block: dims(1),
+        shared,
+        span: syn.span(call),
+    })
+}
+
+/// A launch dimension: an integer, `dim3(a, b, c)`, or a `dim3` local.
+fn dim_value(syn: &Syntax, items: &Items, n: Node, body: Node) -> Option<[u64; 3]> {
+    if let Some(v) = eval(syn, n, items) {
+        return Some([u64::try_from(v).ok()?, 1, 1]);
+    }
+    match n.kind() {
+        "call_expression" => {
+            let f = n.child_by_field_name("function")?;
+            if syn.text(f) != "dim3" {
+                return None;
+            }
+            dims_from_args(
+                syn,
+                items,
+                named_children(n.child_by_field_name("arguments")?),
+            )
+        }
+        "identifier" => {
+            let name = syn.text(n);
+            let init = find_dim3_decl(syn, body, name)?;
+            match init.kind() {
+                "argument_list" | "initializer_list" => {
+                    dims_from_args(syn, items, named_children(init))
+                }
+                _ => dim_value(syn, items, init, body),
+            }
+        }
+        "parenthesized_expression" => dim_value(syn, items, *named_children(n).first()?, body),
+        _ => None,
+    }
+}
+
+fn dims_from_args(syn: &Syntax, items: &Items, args: Vec<Node>) -> Option<[u64; 3]> {
+    if args.len() > 3 {
+        return None;
+    }
+    let mut d = [1u64; 3];
+    for (i, a) in args.iter().enumerate() {
+        d[i] = u64::try_from(eval(syn, *a, items as &dyn ConstEnv)?).ok()?;
+    }
+    Some(d)
+}
+
+/// The initialiser of the only declaration of `name` in a host function,
+/// provided the variable is never assigned afterwards.
+fn find_dim3_decl<'t>(syn: &Syntax, body: Node<'t>, name: &str) -> Option<Node<'t>> {
+    let mut found = None;
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "init_declarator" => {
+                let d = n.child_by_field_name("declarator")?;
+                if syn.text(d) == name {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = n.child_by_field_name("value");
+                }
+            }
+            "assignment_expression"
+                if n.child_by_field_name("left").map(|l| syn.text(l)) == Some(name) =>
+            {
+                return None;
+            }
+            "field_expression" => {
+                // `block.x = 16;` changes the variable.
+                if let (Some(a), Some(p)) = (n.child_by_field_name("argument"), n.parent()) {
+                    if syn.text(a) == name && p.kind() == "assignment_expression" {
+                        return None;
+                    }
+                }
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    found
+}

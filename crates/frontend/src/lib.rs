@@ -1,0 +1,291 @@
+//! The CUDA front end: preprocess, parse with tree-sitter-cuda, collect
+//! items, and lower each `__global__` function to the kernel IR.
+//!
+//! **Boundary: the front end never fails.** It returns the kernels it could
+//! lower plus diagnostics; a kernel it cannot model completely is left out
+//! with an error diagnostic that points at the construct, never lowered
+//! with parts silently missing. No I/O: files come through a
+//! [`SourceLoader`].
+
+mod consteval;
+mod decl;
+mod items;
+mod launch;
+pub(crate) mod lower;
+mod syntax;
+mod types;
+
+use decl::TemplateEnv;
+use items::{FnItem, Items};
+use warpsafe_ir::{LaunchConfig, Module};
+use warpsafe_source::{Diagnostic, FileId, SourceMap};
+
+pub use warpsafe_preproc::{Options as PreprocOptions, SourceLoader};
+
+/// What the user asked the front end for.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub preproc: PreprocOptions,
+    /// Lower only this kernel (`--kernel NAME`).
+    pub kernel: Option<String>,
+    /// Template arguments for template kernels (`--template-args`).
+    pub template_args: Option<Vec<String>>,
+}
+
+/// The front end's result.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub module: Module,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Output {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Preprocesses, parses and lowers the file `main` of `sources`.
+pub fn compile(
+    main: FileId,
+    sources: &mut SourceMap,
+    opts: &Options,
+    loader: &dyn SourceLoader,
+) -> Output {
+    let pre = warpsafe_preproc::preprocess(main, sources, &opts.preproc, loader);
+    let mut diagnostics = pre.diagnostics;
+    let main_span = warpsafe_source::Span::new(main, 0, 0);
+    let Some(syn) = syntax::Syntax::parse(pre.text, pre.map) else {
+        diagnostics
+            .push(Diagnostic::error("parser", "the CUDA parser could not run").at(main_span));
+        return Output {
+            module: Module::default(),
+            diagnostics,
+        };
+    };
+    let items = Items::collect(&syn);
+    diagnostics.extend(items.diagnostics.iter().cloned());
+    let launches = launch::find_launches(&syn, &items);
+    let kernels: Vec<&FnItem> = items
+        .fns
+        .iter()
+        .filter(|f| f.is_kernel() && f.def.child_by_field_name("body").is_some())
+        .filter(|f| opts.kernel.as_ref().is_none_or(|k| *k == f.name))
+        .collect();
+    if kernels.is_empty() {
+        let names: Vec<String> = items
+            .fns
+            .iter()
+            .filter(|f| f.is_kernel())
+            .map(|f| f.name.clone())
+            .collect();
+        let d = match &opts.kernel {
+            Some(k) if names.is_empty() => Diagnostic::error(
+                "no-kernel",
+                format!("no kernel named `{k}`: the file defines no `__global__` function"),
+            ),
+            Some(k) => Diagnostic::error("no-kernel", format!("no kernel named `{k}`"))
+                .with_note(format!("kernels in this file: {}", names.join(", "))),
+            None => Diagnostic::error(
+                "no-kernel",
+                "no kernel: the file defines no `__global__` function",
+            ),
+        };
+        diagnostics.push(d.at(main_span));
+        return Output {
+            module: Module::default(),
+            diagnostics,
+        };
+    }
+    let mut module = Module::default();
+    for f in kernels {
+        match lower_one(&syn, &items, f, opts, &launches) {
+            Ok((kernel, warnings)) => {
+                diagnostics.extend(warnings);
+                module.kernels.push(kernel);
+            }
+            Err(d) => diagnostics.push(d.with_note(format!("kernel `{}` was not lowered", f.name))),
+        }
+    }
+    Output {
+        module,
+        diagnostics,
+    }
+}
+
+fn lower_one<'t>(
+    syn: &'t syntax::Syntax,
+    items: &Items<'t>,
+    f: &FnItem<'t>,
+    opts: &Options,
+    launches: &[launch::Launch<'t>],
+) -> Result<(warpsafe_ir::Kernel, Vec<Diagnostic>), Diagnostic> {
+    let mine: Vec<&launch::Launch> = launches.iter().filter(|l| l.kernel == f.name).collect();
+    let (tenv, targs) = template_env(syn, items, f, opts, &mine)?;
+    let lowerer = lower::Lowerer::new(syn, items, f, tenv, targs);
+    let (mut kernel, mut warnings) = lowerer.lower_kernel(f)?;
+    // Default dimensions from constant launches in host code.
+    let configs: Vec<(&launch::Launch, [u64; 3], [u64; 3])> = mine
+        .iter()
+        .filter_map(|l| Some((*l, l.grid?, l.block?)))
+        .collect();
+    if let Some((first, grid, block)) = configs.first() {
+        if configs.iter().all(|(_, g, b)| g == grid && b == block) && configs.len() == mine.len() {
+            kernel.launch = LaunchConfig {
+                grid: Some(*grid),
+                block: Some(*block),
+                dynamic_shared: first.shared,
+                span: Some(first.span),
+            };
+        } else {
+            warnings.push(
+                Diagnostic::note("launch", "the kernel is launched with several or non-constant configurations; no default dimensions taken")
+                    .at(first.span),
+            );
+        }
+    }
+    Ok((kernel, warnings))
+}
+
+/// Template arguments from `--template-args`, else from the only
+/// instantiation launched in the file.
+fn template_env<'t>(
+    syn: &'t syntax::Syntax,
+    items: &Items<'t>,
+    f: &FnItem<'t>,
+    opts: &Options,
+    launches: &[&launch::Launch<'t>],
+) -> Result<(TemplateEnv, Vec<String>), Diagnostic> {
+    let mut env = TemplateEnv::default();
+    if f.template.is_empty() {
+        return Ok((env, Vec::new()));
+    }
+    let span = syn.span(f.def);
+    let texts: Vec<String> = if let Some(args) = &opts.template_args {
+        args.clone()
+    } else {
+        let mut distinct: Vec<String> = launches
+            .iter()
+            .filter_map(|l| l.template_args.map(|a| syn.text(a).to_string()))
+            .collect();
+        distinct.sort();
+        distinct.dedup();
+        match distinct.as_slice() {
+            [one] => split_template_args(one.trim().trim_start_matches('<').trim_end_matches('>')),
+            [] => Vec::new(),
+            _ => {
+                return Err(Diagnostic::error(
+                    "template",
+                    format!("kernel `{}` is launched with several template arguments; choose one with --template-args", f.name),
+                )
+                .at(span))
+            }
+        }
+    };
+    for (i, p) in f.template.iter().enumerate() {
+        let text = texts.get(i).map(|s| s.trim().to_string());
+        let text = match (text, p.default) {
+            (Some(t), _) => t,
+            (None, Some(d)) => syn.text(d).to_string(),
+            (None, None) => {
+                return Err(Diagnostic::error(
+                    "template",
+                    format!("template kernel `{}` needs a value for `{}`: pass --template-args or launch it in the file", f.name, p.name),
+                )
+                .at(span))
+            }
+        };
+        if p.is_type {
+            let ty = parse_type_arg(items, &text).ok_or_else(|| {
+                Diagnostic::error(
+                    "template",
+                    format!(
+                        "template argument `{text}` for `{}` is not a known type",
+                        p.name
+                    ),
+                )
+                .at(span)
+            })?;
+            env.types.insert(p.name.clone(), ty);
+        } else {
+            let v = consteval::int_literal(&text)
+                .or(match text.as_str() {
+                    "true" => Some(1),
+                    "false" => Some(0),
+                    _ => items.consts.get(&text).copied(),
+                })
+                .ok_or_else(|| {
+                    Diagnostic::error(
+                        "template",
+                        format!(
+                            "template argument `{text}` for `{}` is not an integer constant",
+                            p.name
+                        ),
+                    )
+                    .at(span)
+                })?;
+            env.values.insert(p.name.clone(), v);
+        }
+    }
+    let shown = f.template.iter().map(|p| {
+        env.types
+            .get(&p.name)
+            .map(|t| t.describe())
+            .or_else(|| env.values.get(&p.name).map(|v| v.to_string()))
+            .unwrap_or_default()
+    });
+    Ok((env.clone(), shown.collect()))
+}
+
+fn split_template_args(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn parse_type_arg(items: &Items, text: &str) -> Option<types::CType> {
+    let t = text.trim();
+    if let Some(inner) = t.strip_suffix('*') {
+        return parse_type_arg(items, inner).map(|i| types::CType::Pointer(Box::new(i)));
+    }
+    if let Some(s) = types::named_scalar(t) {
+        return Some(types::CType::Scalar(s));
+    }
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.len() > 1
+        && words.iter().all(|w| {
+            matches!(
+                *w,
+                "unsigned" | "signed" | "long" | "short" | "int" | "char"
+            )
+        })
+    {
+        return types::sized_scalar(&words).map(types::CType::Scalar);
+    }
+    if let Some(v) = types::vector_type(t) {
+        return Some(v);
+    }
+    if let Some(ty) = items.types.typedefs.get(t) {
+        return Some(ty.clone());
+    }
+    if items.types.structs.contains_key(t) {
+        return Some(types::CType::Struct(t.to_string()));
+    }
+    None
+}

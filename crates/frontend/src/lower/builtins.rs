@@ -1,0 +1,997 @@
+//! CUDA built-in functions: barriers, fences, the `atomic*` family,
+//! cooperative groups, assertions, GPUVerify annotations, `printf`, math
+//! functions, vector constructors and casts; and file-scope globals.
+//!
+//! Invariant: a built-in is either modelled exactly, modelled as an opaque
+//! pure function / unknown value (and then says so in the IR), or rejected.
+
+use super::value::{Place, Ptr, Value};
+use super::{Lowerer, R};
+use crate::syntax::named_children;
+use crate::types::{vector_type, CType, GroupKind};
+use tree_sitter::Node;
+use warpsafe_ir::{
+    ArrayOrigin, AssumeOrigin, BarrierKind, BinOp, Builtin, Dim, Expr, MemOrder, MemSpace,
+    ReduceOp, RmwOp, ScalarTy, Scope, StmtKind,
+};
+
+/// Pure math functions kept as uninterpreted calls: name and result type
+/// (`None`: the type of the first argument).
+const MATH: &[(&str, Option<ScalarTy>)] = &[
+    ("sqrtf", Some(ScalarTy::F32)),
+    ("sqrt", None),
+    ("rsqrtf", Some(ScalarTy::F32)),
+    ("rsqrt", None),
+    ("expf", Some(ScalarTy::F32)),
+    ("exp", None),
+    ("exp2f", Some(ScalarTy::F32)),
+    ("exp2", None),
+    ("__expf", Some(ScalarTy::F32)),
+    ("__exp10f", Some(ScalarTy::F32)),
+    ("exp10f", Some(ScalarTy::F32)),
+    ("logf", Some(ScalarTy::F32)),
+    ("log", None),
+    ("log2f", Some(ScalarTy::F32)),
+    ("log2", None),
+    ("log10f", Some(ScalarTy::F32)),
+    ("log10", None),
+    ("__logf", Some(ScalarTy::F32)),
+    ("sinf", Some(ScalarTy::F32)),
+    ("sin", None),
+    ("cosf", Some(ScalarTy::F32)),
+    ("cos", None),
+    ("tanf", Some(ScalarTy::F32)),
+    ("tan", None),
+    ("__sinf", Some(ScalarTy::F32)),
+    ("__cosf", Some(ScalarTy::F32)),
+    ("tanhf", Some(ScalarTy::F32)),
+    ("tanh", None),
+    ("atanf", Some(ScalarTy::F32)),
+    ("atan2f", Some(ScalarTy::F32)),
+    ("powf", Some(ScalarTy::F32)),
+    ("pow", None),
+    ("__powf", Some(ScalarTy::F32)),
+    ("fabsf", Some(ScalarTy::F32)),
+    ("fabs", None),
+    ("floorf", Some(ScalarTy::F32)),
+    ("floor", None),
+    ("ceilf", Some(ScalarTy::F32)),
+    ("ceil", None),
+    ("roundf", Some(ScalarTy::F32)),
+    ("round", None),
+    ("truncf", Some(ScalarTy::F32)),
+    ("fminf", Some(ScalarTy::F32)),
+    ("fmaxf", Some(ScalarTy::F32)),
+    ("fmin", None),
+    ("fmax", None),
+    ("fmodf", Some(ScalarTy::F32)),
+    ("fmod", None),
+    ("fmaf", Some(ScalarTy::F32)),
+    ("fma", None),
+    ("__fdividef", Some(ScalarTy::F32)),
+    ("__fmul_rn", Some(ScalarTy::F32)),
+    ("__fadd_rn", Some(ScalarTy::F32)),
+    ("__frcp_rn", Some(ScalarTy::F32)),
+    ("__saturatef", Some(ScalarTy::F32)),
+    ("erff", Some(ScalarTy::F32)),
+    ("isnan", Some(ScalarTy::Bool)),
+    ("isinf", Some(ScalarTy::Bool)),
+    ("__float2int_rn", Some(ScalarTy::I32)),
+    ("__float2int_rz", Some(ScalarTy::I32)),
+    ("__int_as_float", Some(ScalarTy::F32)),
+    ("__float_as_int", Some(ScalarTy::I32)),
+    ("__popc", Some(ScalarTy::I32)),
+    ("__popcll", Some(ScalarTy::I32)),
+    ("__clz", Some(ScalarTy::I32)),
+    ("__clzll", Some(ScalarTy::I32)),
+    ("__ffs", Some(ScalarTy::I32)),
+    ("__ffsll", Some(ScalarTy::I32)),
+    ("__brev", Some(ScalarTy::U32)),
+    ("__sad", Some(ScalarTy::U32)),
+    ("__usad", Some(ScalarTy::U32)),
+    ("__mulhi", Some(ScalarTy::I32)),
+    ("__umulhi", Some(ScalarTy::U32)),
+    ("__half2float", Some(ScalarTy::F32)),
+    ("__float2half", Some(ScalarTy::F16)),
+];
+
+/// The struct modelling a cuRAND MTGP32 state (see `Items::collect`).
+pub const CURAND_MTGP32: &str = "curandStateMtgp32";
+/// The struct modelling the other cuRAND states.
+pub const CURAND_STATE: &str = "curandStateXORWOW";
+
+/// GPUVerify annotations that are hints for its own invariant inference.
+const HINTS: &[&str] = &[
+    "__invariant",
+    "__global_invariant",
+    "__function_wide_invariant",
+    "__ensures",
+    "__global_ensures",
+    "__requires_fresh_array",
+    "__function_wide_candidate_invariant",
+    "__candidate_invariant",
+    "__candidate_global_invariant",
+    "__non_temporal",
+    "__axiom",
+];
+
+impl<'t> Lowerer<'_, 't> {
+    /// A built-in call, or `None` when `name` is not a built-in.
+    pub fn builtin_call(
+        &mut self,
+        name: &str,
+        targs: Option<Node<'t>>,
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<Option<Value>> {
+        let span = self.span(n);
+        let arg = |i: usize| {
+            args.get(i).copied().ok_or_else(|| {
+                warpsafe_source::Diagnostic::error(
+                    "unsupported",
+                    format!("`{name}` needs argument {}", i + 1),
+                )
+                .at(span)
+            })
+        };
+        let v = match name {
+            "__syncthreads" => {
+                self.emit(
+                    StmtKind::Barrier {
+                        kind: BarrierKind::Block,
+                        reduce: None,
+                    },
+                    span,
+                );
+                Value::Void
+            }
+            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
+                let op = match name {
+                    "__syncthreads_count" => ReduceOp::Count,
+                    "__syncthreads_and" => ReduceOp::And,
+                    _ => ReduceOp::Or,
+                };
+                let pred = self.cond(arg(0)?)?;
+                let dst = self.temp(ScalarTy::I32, span);
+                self.emit(
+                    StmtKind::Barrier {
+                        kind: BarrierKind::Block,
+                        reduce: Some((op, pred, dst)),
+                    },
+                    span,
+                );
+                Value::Scalar(Expr::Var(dst), ScalarTy::I32)
+            }
+            "__syncwarp" => {
+                let mask = match args.first() {
+                    Some(a) => {
+                        let (e, t) = self.scalar(*a)?;
+                        self.convert(e, t, ScalarTy::U32)
+                    }
+                    None => Expr::int(0xffff_ffff, ScalarTy::U32),
+                };
+                self.emit(
+                    StmtKind::Barrier {
+                        kind: BarrierKind::Warp { mask },
+                        reduce: None,
+                    },
+                    span,
+                );
+                Value::Void
+            }
+            "sync" | "synchronize" => {
+                let g = self.value(arg(0)?)?;
+                self.group_sync(g, n)?;
+                Value::Void
+            }
+            "this_thread_block" => Value::Group(GroupKind::Block),
+            "this_grid" => Value::Group(GroupKind::Grid),
+            "tiled_partition" => {
+                let size = match (targs, args.get(1)) {
+                    (Some(t), _) => named_children(t)
+                        .first()
+                        .and_then(|a| crate::consteval::eval(self.syn, *a, self)),
+                    (None, Some(a)) => crate::consteval::eval(self.syn, *a, self),
+                    _ => None,
+                };
+                let size = size.ok_or_else(|| {
+                    self.unsupported(n, "a tile size that is not a compile-time constant")
+                })?;
+                if !(size > 0 && size <= 32 && (size & (size - 1)) == 0) {
+                    return Err(self.unsupported(n, "tile sizes other than powers of two up to 32"));
+                }
+                Value::Group(GroupKind::Tile(size as u32))
+            }
+            "__threadfence" | "__threadfence_block" | "__threadfence_system" => {
+                let scope = match name {
+                    "__threadfence_block" => Scope::Block,
+                    "__threadfence_system" => Scope::System,
+                    _ => Scope::Device,
+                };
+                self.emit(
+                    StmtKind::Fence {
+                        order: MemOrder::SeqCst,
+                        scope,
+                    },
+                    span,
+                );
+                Value::Void
+            }
+            "atomic_thread_fence" => {
+                let order = self.memory_order(arg(0)?)?;
+                let scope = match args.get(1) {
+                    Some(s) => crate::decl::scope_name(self.text(*s))
+                        .ok_or_else(|| self.unsupported(*s, "unknown thread scope"))?,
+                    None => Scope::System,
+                };
+                self.emit(StmtKind::Fence { order, scope }, span);
+                Value::Void
+            }
+            "assert" | "__assert" => {
+                let a = arg(0)?;
+                let message = self.text(a).to_string();
+                if name == "__assert" {
+                    match self.annotation(a)? {
+                        Some(cond) => self.emit(StmtKind::Assert { cond, message }, span),
+                        None => self.warn(n, "GPUVerify assertion uses two-thread predicates warpsafe cannot express; it is not checked"),
+                    }
+                } else {
+                    let cond = self.cond(a)?;
+                    self.emit(StmtKind::Assert { cond, message }, span);
+                }
+                Value::Void
+            }
+            "__requires" | "__assume" | "__builtin_assume" => {
+                let origin = if name == "__requires" {
+                    AssumeOrigin::Requires
+                } else {
+                    AssumeOrigin::Assume
+                };
+                match self.annotation(arg(0)?)? {
+                    Some(cond) => self.emit(StmtKind::Assume { cond, origin }, span),
+                    None => self.warn(n, "precondition uses two-thread predicates warpsafe cannot express; it is ignored (sound: fewer assumptions)"),
+                }
+                Value::Void
+            }
+            h if HINTS.contains(&h) => Value::Void,
+            "__implies" => {
+                let a = self.cond(arg(0)?)?;
+                let b = self.cond(arg(1)?)?;
+                Value::Scalar(
+                    Expr::binary(BinOp::Or, ScalarTy::Bool, Expr::negate(a), b),
+                    ScalarTy::Bool,
+                )
+            }
+            "printf" => {
+                let format = args
+                    .first()
+                    .map(|a| self.text(*a).to_string())
+                    .unwrap_or_default();
+                let mut vals = Vec::new();
+                for a in args.iter().skip(1) {
+                    match self.value(*a)? {
+                        Value::Scalar(e, _) => vals.push(e),
+                        Value::Ptr(p) => vals.push(p.offset),
+                        _ => {}
+                    }
+                }
+                self.emit(StmtKind::Print { format, args: vals }, span);
+                Value::Scalar(Expr::int(0, ScalarTy::I32), ScalarTy::I32)
+            }
+            "clock" | "clock64" | "__clock" | "__globaltimer" => {
+                let dst = self.temp(ScalarTy::I64, span);
+                self.emit(
+                    StmtKind::Havoc {
+                        dst,
+                        reason: format!("`{name}()` returns a time"),
+                    },
+                    span,
+                );
+                Value::Scalar(Expr::Var(dst), ScalarTy::I64)
+            }
+            "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
+                let a = self.scalar(arg(0)?)?;
+                let b = self.scalar(arg(1)?)?;
+                let (x, y, t) = self.unify(a, b);
+                let op = if name.ends_with("min") {
+                    BinOp::Lt
+                } else {
+                    BinOp::Gt
+                };
+                let c = Expr::binary(op, t, x.clone(), y.clone());
+                Value::Scalar(Expr::Select(Box::new(c), Box::new(x), Box::new(y)), t)
+            }
+            "abs" | "labs" | "llabs" => {
+                let (x, t) = self.scalar(arg(0)?)?;
+                let t2 = crate::types::promote(t);
+                let x = self.convert(x, t, t2);
+                let neg = Expr::Unary(warpsafe_ir::UnOp::Neg, t2, Box::new(x.clone()));
+                let c = Expr::binary(BinOp::Lt, t2, x.clone(), Expr::int(0, t2));
+                Value::Scalar(Expr::Select(Box::new(c), Box::new(neg), Box::new(x)), t2)
+            }
+            "__mul24" | "__umul24" => {
+                let a = self.scalar(arg(0)?)?;
+                let b = self.scalar(arg(1)?)?;
+                let t = if name == "__mul24" {
+                    ScalarTy::I32
+                } else {
+                    ScalarTy::U32
+                };
+                let (x, y) = (self.convert(a.0, a.1, t), self.convert(b.0, b.1, t));
+                // Exact when both operands fit in 24 bits, as CUDA requires.
+                Value::Scalar(Expr::binary(BinOp::Mul, t, x, y), t)
+            }
+            "__ldg" => {
+                let p = self.value(arg(0)?)?;
+                let ptr = self.as_ptr(p, n)?;
+                let place = self.deref(ptr, n)?;
+                self.read(&place, n)?
+            }
+            "static_cast" | "reinterpret_cast" | "const_cast" => {
+                let t = targs
+                    .and_then(|t| named_children(t).into_iter().next())
+                    .ok_or_else(|| self.unsupported(n, "cast without a type"))?;
+                let ty = self.type_cx().type_descriptor(t)?;
+                let v = self.value(arg(0)?)?;
+                self.cast(v, ty, n)?
+            }
+            "curand"
+            | "curand_uniform"
+            | "curand_normal"
+            | "curand_uniform_double"
+            | "curand_normal_double"
+            | "curand_poisson"
+            | "curand_log_normal"
+            | "curand_init" => {
+                return self.curand(name, args, n).map(Some);
+            }
+            "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered" => {
+                for a in args.iter().skip(1) {
+                    self.value(*a)?;
+                }
+                self.warn(
+                    n,
+                    format!(
+                        "`{name}` reads a texture: the value is unknown (textures are read-only)"
+                    ),
+                );
+                let dst = self.temp(ScalarTy::F32, span);
+                self.emit(
+                    StmtKind::Havoc {
+                        dst,
+                        reason: format!("value read by `{name}`"),
+                    },
+                    span,
+                );
+                Value::Scalar(Expr::Var(dst), ScalarTy::F32)
+            }
+            "memcpy" | "__builtin_memcpy" | "memset" | "__builtin_memset" => {
+                self.mem_intrinsic(name.ends_with("memcpy"), args, n)?;
+                Value::Void
+            }
+            _ if name.starts_with("atomic") && !name.starts_with("atomic_") => {
+                return self.atomic_builtin(name, args, n).map(Some);
+            }
+            _ if name.starts_with("make_") => {
+                let ty = vector_type(&name["make_".len()..])
+                    .ok_or_else(|| self.unsupported(n, format!("`{name}`")))?;
+                self.vector_ctor(ty, args, n)?
+            }
+            _ if vector_type(name).is_some() => {
+                let ty = vector_type(name).unwrap_or(CType::Void);
+                self.vector_ctor(ty, args, n)?
+            }
+            _ if crate::types::named_scalar(name).is_some() && args.len() == 1 => {
+                // Functional cast `float(x)`.
+                let ty = CType::Scalar(crate::types::named_scalar(name).unwrap_or(ScalarTy::I32));
+                let v = self.value(args[0])?;
+                self.cast(v, ty, n)?
+            }
+            _ => {
+                if let Some((_, ret)) = MATH.iter().find(|(m, _)| *m == name) {
+                    return self.math(name, *ret, args, n).map(Some);
+                }
+                if is_unsupported_intrinsic(name) {
+                    return Err(self.unsupported(n, format!("the intrinsic `{name}` (warp-level data exchange, textures or random numbers)")));
+                }
+                return Ok(None);
+            }
+        };
+        Ok(Some(v))
+    }
+
+    /// A GPUVerify annotation's condition, or `None` when it uses
+    /// predicates about two threads that the IR cannot state.
+    fn annotation(&mut self, a: Node<'t>) -> R<Option<warpsafe_ir::Expr>> {
+        let mut uses_two_thread = false;
+        let mut stack = vec![a];
+        while let Some(x) = stack.pop() {
+            if x.kind() == "identifier" {
+                let t = self.text(x);
+                if t.starts_with("__")
+                    && !matches!(t, "__implies")
+                    && t != "__mul24"
+                    && t != "__umul24"
+                {
+                    uses_two_thread = true;
+                }
+            }
+            let mut c = x.walk();
+            stack.extend(x.named_children(&mut c));
+        }
+        if uses_two_thread {
+            return Ok(None);
+        }
+        let (block, cond) = self.block(|s| s.cond(a))?;
+        if !block.is_empty() {
+            // Annotations that read memory are state predicates we keep as
+            // reads before the check.
+            self.out.extend(block);
+        }
+        Ok(Some(cond))
+    }
+
+    fn math(
+        &mut self,
+        name: &str,
+        ret: Option<ScalarTy>,
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<Value> {
+        let mut vals = Vec::new();
+        let mut first = None;
+        for a in args {
+            let (e, t) = self.scalar(*a)?;
+            first.get_or_insert(t);
+            vals.push(e);
+        }
+        let ty = ret.or(first).unwrap_or(ScalarTy::F64);
+        let ty = if ty.is_integer() && ret.is_none() {
+            ScalarTy::F64
+        } else {
+            ty
+        };
+        let _ = n;
+        Ok(Value::Scalar(Expr::Call(name.to_string(), ty, vals), ty))
+    }
+
+    fn vector_ctor(&mut self, ty: CType, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+        let CType::Vector(elem, lanes, ref vname) = ty else {
+            return Err(self.unsupported(n, "vector"));
+        };
+        let mut vals = Vec::new();
+        for i in 0..lanes as usize {
+            let v = match args.get(i) {
+                Some(a) => {
+                    let (e, t) = self.scalar(*a)?;
+                    self.convert(e, t, elem)
+                }
+                None if vname == "dim3" => Expr::int(1, elem),
+                None if args.len() == 1 => vals.first().cloned().unwrap_or(Expr::int(0, elem)),
+                None => {
+                    return Err(self.unsupported(n, format!("`{vname}` needs {lanes} components")))
+                }
+            };
+            vals.push(v);
+        }
+        Ok(Value::Agg(
+            ty.clone(),
+            vals.into_iter().map(|e| Value::Scalar(e, elem)).collect(),
+        ))
+    }
+
+    pub fn group_sync(&mut self, g: Value, n: Node) -> R<()> {
+        let kind = match g {
+            Value::Group(GroupKind::Block) => BarrierKind::Block,
+            Value::Group(GroupKind::Grid) => BarrierKind::Grid,
+            Value::Group(GroupKind::Tile(size)) => BarrierKind::Tile { size },
+            other => return Err(self.unsupported(n, format!("`sync` on a `{}`", other.ty_desc()))),
+        };
+        self.emit(StmtKind::Barrier { kind, reduce: None }, self.span(n));
+        Ok(())
+    }
+
+    /// `g.sync()`, `g.thread_rank()`, `r.fetch_add(1)`, ...
+    pub fn method_call(&mut self, f: Node<'t>, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+        let recv = f
+            .child_by_field_name("argument")
+            .ok_or_else(|| self.unsupported(n, "method"))?;
+        let method = f
+            .child_by_field_name("field")
+            .map(|m| self.text(m))
+            .unwrap_or("");
+        let arrow = f.child_by_field_name("operator").map(|o| self.text(o)) == Some("->");
+        // Atomic objects and references are places, not values.
+        let recv_place = self.block(|s| {
+            if arrow {
+                let v = s.value(recv)?;
+                let ptr = s.as_ptr(v, recv)?;
+                s.deref(ptr, recv)
+            } else {
+                s.place(recv)
+            }
+        });
+        if let Ok((block, place)) = recv_place {
+            let atomic = match &place {
+                Place::AtomicRef(inner, t, s) => Some(((**inner).clone(), *t, *s)),
+                Place::Mem {
+                    ty: CType::Atomic(t, s),
+                    ..
+                } => Some((place.clone(), *t, *s)),
+                _ => None,
+            };
+            if let Some((target, t, s)) = atomic {
+                self.out.extend(block);
+                return self.atomic_method(target, t, s, method, args, n);
+            }
+        }
+        let g = self.value(recv)?;
+        let Value::Group(kind) = g else {
+            return Err(self.unsupported(
+                n,
+                format!("method `{method}` on a `{}` (class methods)", g.ty_desc()),
+            ));
+        };
+        let linear = linear_tid();
+        let block_size = block_size();
+        let u = ScalarTy::U32;
+        Ok(match (kind, method) {
+            (_, "sync") => {
+                self.group_sync(g, n)?;
+                Value::Void
+            }
+            (GroupKind::Block, "thread_rank") => Value::Scalar(linear, u),
+            (GroupKind::Block, "size" | "num_threads") => Value::Scalar(block_size, u),
+            (GroupKind::Block, "group_index") => dim3(Builtin::BlockIdx),
+            (GroupKind::Block, "thread_index") => dim3(Builtin::ThreadIdx),
+            (GroupKind::Block, "group_dim" | "dim_threads") => dim3(Builtin::BlockDim),
+            (GroupKind::Tile(s), "thread_rank") => Value::Scalar(
+                Expr::binary(BinOp::Rem, u, linear, Expr::int(s as i128, u)),
+                u,
+            ),
+            (GroupKind::Tile(s), "meta_group_rank") => Value::Scalar(
+                Expr::binary(BinOp::Div, u, linear, Expr::int(s as i128, u)),
+                u,
+            ),
+            (GroupKind::Tile(s), "size" | "num_threads") => {
+                Value::Scalar(Expr::int(s as i128, u), u)
+            }
+            (GroupKind::Tile(s), "meta_group_size") => {
+                let k = Expr::int(s as i128, u);
+                let up = Expr::binary(BinOp::Add, u, block_size, Expr::int(s as i128 - 1, u));
+                Value::Scalar(Expr::binary(BinOp::Div, u, up, k), u)
+            }
+            (GroupKind::Grid, "thread_rank") => {
+                let blocks = linear_block();
+                let r = Expr::binary(
+                    BinOp::Add,
+                    ScalarTy::U64,
+                    Expr::binary(
+                        BinOp::Mul,
+                        ScalarTy::U64,
+                        Expr::Cast(ScalarTy::U64, Box::new(blocks)),
+                        Expr::Cast(ScalarTy::U64, Box::new(block_size)),
+                    ),
+                    Expr::Cast(ScalarTy::U64, Box::new(linear)),
+                );
+                Value::Scalar(r, ScalarTy::U64)
+            }
+            (GroupKind::Grid, "is_valid") | (_, "is_valid") => {
+                Value::Scalar(Expr::bool(true), ScalarTy::Bool)
+            }
+            (_, m) => {
+                return Err(
+                    self.unsupported(n, format!("`{}::{m}()`", CType::Group(kind).describe()))
+                )
+            }
+        })
+    }
+
+    /// cuRAND: a generator call reads and updates the state it is given, so
+    /// threads sharing a state race. An MTGP32 state is shared by the
+    /// threads of one block by design: its update is a block-scoped atomic.
+    fn curand(&mut self, name: &str, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+        let span = self.span(n);
+        let state_arg = if name == "curand_init" { 3 } else { 0 };
+        for (i, a) in args.iter().enumerate() {
+            if i != state_arg {
+                self.value(*a)?;
+            }
+        }
+        let sa = *args
+            .get(state_arg)
+            .ok_or_else(|| self.unsupported(n, format!("`{name}` without a state")))?;
+        let sv = self.value(sa)?;
+        let ptr = self.as_ptr(sv, sa)?;
+        let mtgp = matches!(&ptr.pointee, CType::Struct(s) if s == CURAND_MTGP32);
+        let state = self.deref(ptr, sa)?;
+        let slot = self.field(state, "state", sa)?;
+        let fresh = self.temp(ScalarTy::U32, span);
+        self.emit(
+            StmtKind::Havoc {
+                dst: fresh,
+                reason: format!("new generator state from `{name}`"),
+            },
+            span,
+        );
+        if mtgp {
+            self.rmw(
+                &slot,
+                RmwOp::Exch,
+                Value::Scalar(Expr::Var(fresh), ScalarTy::U32),
+                MemOrder::Relaxed,
+                Scope::Block,
+                n,
+            )?;
+        } else {
+            if name != "curand_init" {
+                self.read(&slot, n)?;
+            }
+            self.write(&slot, Value::Scalar(Expr::Var(fresh), ScalarTy::U32), n)?;
+        }
+        let ty = match name {
+            "curand_init" => return Ok(Value::Void),
+            "curand" | "curand_poisson" => ScalarTy::U32,
+            n if n.ends_with("_double") => ScalarTy::F64,
+            _ => ScalarTy::F32,
+        };
+        let dst = self.temp(ty, span);
+        self.emit(
+            StmtKind::Havoc {
+                dst,
+                reason: format!("random number from `{name}`"),
+            },
+            span,
+        );
+        Ok(Value::Scalar(Expr::Var(dst), ty))
+    }
+
+    /// `memcpy(dst, src, bytes)` / `memset(dst, byte, bytes)` with a
+    /// constant length, as slot-by-slot loads and stores.
+    fn mem_intrinsic(&mut self, copy: bool, args: &[Node<'t>], n: Node<'t>) -> R<()> {
+        if args.len() != 3 {
+            return Err(self.unsupported(n, "memcpy/memset with other than three arguments"));
+        }
+        let len = crate::consteval::eval(self.syn, args[2], self);
+        let len = match len {
+            Some(l) => l,
+            None => {
+                let (e, _) = self.scalar(args[2])?;
+                e.as_const_int().ok_or_else(|| {
+                    self.unsupported(
+                        args[2],
+                        "memcpy/memset with a length that is not a compile-time constant",
+                    )
+                })?
+            }
+        };
+        let dv = self.value(args[0])?;
+        let dst = self.as_ptr(dv, args[0])?;
+        let src = if copy {
+            let sv = self.value(args[1])?;
+            Some(self.as_ptr(sv, args[1])?)
+        } else {
+            None
+        };
+        if dst.target.is_none() || src.as_ref().is_some_and(|s| s.target.is_none()) {
+            // The null pointer: an assertion failure, as any dereference.
+            let which = if dst.target.is_none() {
+                args[0]
+            } else {
+                args[1]
+            };
+            let p = Ptr {
+                pointee: CType::Scalar(ScalarTy::U8),
+                ..dst.clone()
+            };
+            let p = if dst.target.is_none() {
+                p
+            } else {
+                Ptr { target: None, ..p }
+            };
+            self.deref(p, which)?;
+            return Ok(());
+        }
+        let dslots = self.slots(&dst.pointee, args[0])?;
+        let size = dslots.first().map(|t| t.size_bytes()).unwrap_or(1) as i128;
+        if len % size != 0 || len / size > 1 << 16 {
+            return Err(self.unsupported(
+                n,
+                "memcpy/memset of a length that is not a whole number of elements",
+            ));
+        }
+        let count = (len / size) as usize;
+        let dst_arr = dst
+            .target
+            .ok_or_else(|| self.unsupported(n, "memcpy/memset through a null pointer"))?;
+        if let Some(src) = src {
+            let sslots = self.slots(&src.pointee, args[1])?;
+            let src_arr = src
+                .target
+                .ok_or_else(|| self.unsupported(n, "memcpy from a null pointer"))?;
+            for i in 0..count {
+                let off = Expr::int(i as i128, ScalarTy::I64);
+                let st = sslots[i % sslots.len().max(1)];
+                let dt = dslots[i % dslots.len().max(1)];
+                let sp = Place::Mem {
+                    array: src_arr,
+                    index: super::value::add_offset(src.offset.clone(), off.clone()),
+                    ty: CType::Scalar(st),
+                    volatile: src.volatile,
+                };
+                let dp = Place::Mem {
+                    array: dst_arr,
+                    index: super::value::add_offset(dst.offset.clone(), off),
+                    ty: CType::Scalar(dt),
+                    volatile: dst.volatile,
+                };
+                let v = self.read(&sp, n)?;
+                self.write(&dp, v, n)?;
+            }
+        } else {
+            let (b, bt) = self.scalar(args[1])?;
+            let byte = b.as_const_int().ok_or_else(|| {
+                self.unsupported(args[1], "memset with a value that is not a constant")
+            })?;
+            let _ = bt;
+            for i in 0..count {
+                let dt = dslots[i % dslots.len().max(1)];
+                let pattern = (0..dt.size_bytes()).fold(0i128, |acc, _| (acc << 8) | (byte & 0xff));
+                let value = if dt.is_float() {
+                    if byte != 0 {
+                        return Err(self.unsupported(
+                            n,
+                            "memset of floating-point memory with a non-zero byte",
+                        ));
+                    }
+                    Expr::Const(warpsafe_ir::Const::Float(0.0), dt)
+                } else {
+                    Expr::int(super::value::wrap(pattern, dt), dt)
+                };
+                let dp = Place::Mem {
+                    array: dst_arr,
+                    index: super::value::add_offset(
+                        dst.offset.clone(),
+                        Expr::int(i as i128, ScalarTy::I64),
+                    ),
+                    ty: CType::Scalar(dt),
+                    volatile: dst.volatile,
+                };
+                self.write(&dp, Value::Scalar(value, dt), n)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A file-scope `__device__`, `__constant__` or `__shared__` variable,
+    /// created in the kernel on first use.
+    pub fn global(&mut self, name: &str, n: Node<'t>) -> R<Option<Place>> {
+        if let Some(p) = self.globals.get(name) {
+            return Ok(Some(p.clone()));
+        }
+        let Some(g) = self.items.globals.iter().find(|g| g.name == name).cloned() else {
+            return Ok(None);
+        };
+        if g.host {
+            self.warn(n, format!("`{name}` is a host variable used in device code; it is treated as a `__device__` variable"));
+        }
+        let ty_node = g
+            .decl
+            .child_by_field_name("type")
+            .ok_or_else(|| self.unsupported(n, "global"))?;
+        let base = self.type_cx().base_type(ty_node)?;
+        let declared = self.type_cx().declarator(base, g.declarator)?;
+        if g.quals.shared {
+            let place = self.make_shared(name, &declared.ty, g.quals.extern_, g.declarator)?;
+            self.globals.insert(name.to_string(), place.clone());
+            return Ok(Some(place));
+        }
+        let (space, origin) = if g.quals.constant {
+            (MemSpace::Constant, ArrayOrigin::Constant)
+        } else {
+            (MemSpace::Global, ArrayOrigin::DeviceGlobal)
+        };
+        if let CType::Pointer(_) = declared.ty {
+            return Err(self.unsupported(n, format!("the `__device__` pointer variable `{name}`")));
+        }
+        let (elem, dims) = super::stmt::array_shape(&declared.ty);
+        let slots = self.slots(&elem, g.declarator)?;
+        let dims = if dims.is_empty() { vec![1] } else { dims };
+        let span = self.span(g.declarator);
+        let id = self.new_array(name, space, origin, &elem, dims, slots.clone(), span);
+        if let Some(init) = g.declarator.child_by_field_name("value") {
+            let mut vals = Vec::new();
+            self.const_init(init, &mut vals);
+            let total = self.kernel.array(id).len_slots().unwrap_or(0) as usize;
+            if !vals.is_empty() && vals.len() <= total {
+                vals.resize(total, warpsafe_ir::Const::Int(0));
+                self.kernel.arrays[id.0 as usize].init = Some(vals);
+            } else if !vals.is_empty() {
+                self.warn(
+                    init,
+                    "initialiser not understood; the variable's initial contents are unknown",
+                );
+            }
+        }
+        let place = Place::Mem {
+            array: id,
+            index: Expr::int(0, ScalarTy::I64),
+            ty: declared.ty,
+            volatile: g.quals.volatile,
+        };
+        self.globals.insert(name.to_string(), place.clone());
+        Ok(Some(place))
+    }
+
+    fn const_init(&self, n: Node, out: &mut Vec<warpsafe_ir::Const>) {
+        if n.kind() == "initializer_list" {
+            for c in named_children(n) {
+                self.const_init(c, out);
+            }
+            return;
+        }
+        if let Some(v) = crate::consteval::eval(self.syn, n, self) {
+            out.push(warpsafe_ir::Const::Int(v));
+            return;
+        }
+        let text = self.text(n).trim().trim_end_matches(['f', 'F']);
+        let neg = text.starts_with('-');
+        let num = text.trim_start_matches(['-', '+']);
+        if let Ok(f) = num.parse::<f64>() {
+            out.push(warpsafe_ir::Const::Float(if neg { -f } else { f }));
+        }
+    }
+
+    /// `cuda::memory_order_acquire` and friends.
+    pub fn memory_order(&self, n: Node) -> R<MemOrder> {
+        let text = self.text(n);
+        let last = text.rsplit("::").next().unwrap_or(text).trim();
+        let last = last.strip_prefix("memory_order_").unwrap_or(last);
+        Ok(match last {
+            "relaxed" => MemOrder::Relaxed,
+            "consume" | "acquire" => MemOrder::Acquire,
+            "release" => MemOrder::Release,
+            "acq_rel" => MemOrder::AcqRel,
+            "seq_cst" => MemOrder::SeqCst,
+            _ => return Err(self.unsupported(n, format!("memory order `{text}`"))),
+        })
+    }
+
+    /// `atomicAdd(&a[i], v)` and the rest of the family.
+    fn atomic_builtin(&mut self, name: &str, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+        let (base, scope) = if let Some(b) = name.strip_suffix("_block") {
+            (b, Scope::Block)
+        } else if let Some(b) = name.strip_suffix("_system") {
+            (b, Scope::System)
+        } else {
+            (name, Scope::Device)
+        };
+        let op = match &base["atomic".len()..] {
+            "Add" => Some(RmwOp::Add),
+            "Sub" => Some(RmwOp::Sub),
+            "Exch" => Some(RmwOp::Exch),
+            "Min" => Some(RmwOp::Min),
+            "Max" => Some(RmwOp::Max),
+            "Inc" => Some(RmwOp::Inc),
+            "Dec" => Some(RmwOp::Dec),
+            "And" => Some(RmwOp::And),
+            "Or" => Some(RmwOp::Or),
+            "Xor" => Some(RmwOp::Xor),
+            "CAS" => None,
+            _ => return Err(self.unsupported(n, format!("`{name}`"))),
+        };
+        let want = if op.is_some() { 2 } else { 3 };
+        if args.len() != want {
+            return Err(self.unsupported(n, format!("`{name}` takes {want} arguments")));
+        }
+        let pv = self.value(args[0])?;
+        let ptr = self.as_ptr(pv, args[0])?;
+        let place = self.deref(ptr, args[0])?;
+        match op {
+            Some(op) => {
+                let v = self.value(args[1])?;
+                self.rmw(&place, op, v, MemOrder::Relaxed, scope, n)
+            }
+            None => {
+                let cmp = self.value(args[1])?;
+                let val = self.value(args[2])?;
+                self.cas(
+                    &place,
+                    cmp,
+                    val,
+                    MemOrder::Relaxed,
+                    MemOrder::Relaxed,
+                    scope,
+                    n,
+                )
+            }
+        }
+    }
+}
+
+fn is_unsupported_intrinsic(name: &str) -> bool {
+    name.starts_with("__shfl")
+        || name.starts_with("__ballot")
+        || name.starts_with("__any")
+        || name.starts_with("__all")
+        || name.starts_with("__match")
+        || name.starts_with("__reduce")
+        || name == "__activemask"
+        || name.starts_with("surf")
+        || name == "__nanosleep"
+}
+
+fn u(e: Expr) -> Expr {
+    e
+}
+
+/// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`.
+pub fn linear_tid() -> Expr {
+    let t = ScalarTy::U32;
+    let b = |x| Expr::Builtin(x);
+    let yz = Expr::binary(
+        BinOp::Add,
+        t,
+        b(Builtin::ThreadIdx(Dim::Y)),
+        Expr::binary(
+            BinOp::Mul,
+            t,
+            b(Builtin::BlockDim(Dim::Y)),
+            b(Builtin::ThreadIdx(Dim::Z)),
+        ),
+    );
+    u(Expr::binary(
+        BinOp::Add,
+        t,
+        b(Builtin::ThreadIdx(Dim::X)),
+        Expr::binary(BinOp::Mul, t, b(Builtin::BlockDim(Dim::X)), yz),
+    ))
+}
+
+fn linear_block() -> Expr {
+    let t = ScalarTy::U32;
+    let b = |x| Expr::Builtin(x);
+    let yz = Expr::binary(
+        BinOp::Add,
+        t,
+        b(Builtin::BlockIdx(Dim::Y)),
+        Expr::binary(
+            BinOp::Mul,
+            t,
+            b(Builtin::GridDim(Dim::Y)),
+            b(Builtin::BlockIdx(Dim::Z)),
+        ),
+    );
+    Expr::binary(
+        BinOp::Add,
+        t,
+        b(Builtin::BlockIdx(Dim::X)),
+        Expr::binary(BinOp::Mul, t, b(Builtin::GridDim(Dim::X)), yz),
+    )
+}
+
+fn block_size() -> Expr {
+    let t = ScalarTy::U32;
+    let b = |x| Expr::Builtin(x);
+    Expr::binary(
+        BinOp::Mul,
+        t,
+        b(Builtin::BlockDim(Dim::X)),
+        Expr::binary(
+            BinOp::Mul,
+            t,
+            b(Builtin::BlockDim(Dim::Y)),
+            b(Builtin::BlockDim(Dim::Z)),
+        ),
+    )
+}
+
+fn dim3(f: fn(Dim) -> Builtin) -> Value {
+    Value::Agg(
+        vector_type("dim3").unwrap_or(CType::Void),
+        Dim::ALL
+            .iter()
+            .map(|d| Value::Scalar(Expr::Builtin(f(*d)), ScalarTy::U32))
+            .collect(),
+    )
+}

@@ -1,0 +1,587 @@
+//! Calls: dispatch to built-ins, and inlining of `__device__` functions
+//! (with template argument deduction for simple cases).
+//!
+//! Invariants: recursion is reported, never unrolled; an inlined body's
+//! `return` becomes a `break` out of a single-pass `Inline` loop, so the
+//! callee's control flow stays structured.
+
+use super::value::{Place, Value};
+use super::{Binding, LoopCtx, Lowerer, ReturnCtx, R};
+use crate::decl::TemplateEnv;
+use crate::items::FnItem;
+use crate::syntax::named_children;
+use crate::types::CType;
+use tree_sitter::Node;
+use warpsafe_ir::{Expr, LoopCheck, LoopKind, StmtKind};
+
+impl<'t> Lowerer<'_, 't> {
+    pub fn call(&mut self, n: Node<'t>) -> R<Value> {
+        let f = n
+            .child_by_field_name("function")
+            .ok_or_else(|| self.unsupported(n, "call"))?;
+        let args: Vec<Node<'t>> = n
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        if named_children(n)
+            .iter()
+            .any(|c| c.kind() == "kernel_call_syntax")
+        {
+            return Err(
+                self.unsupported(n, "kernel launches from device code (dynamic parallelism)")
+            );
+        }
+        match f.kind() {
+            "field_expression" => {
+                return match self.method_call(f, &args, n) {
+                    Ok(v) => Ok(v),
+                    Err(e) => match self.block(|s| s.value(f)) {
+                        Ok((block, Value::FnPtr(target))) => {
+                            self.out.extend(block);
+                            self.call_indirect(target, &args, n)
+                        }
+                        _ => Err(e),
+                    },
+                }
+            }
+            "identifier" if self.lookup(self.text(f)).is_some() => {
+                return match self.value(f)? {
+                    Value::FnPtr(target) => self.call_indirect(target, &args, n),
+                    other => Err(self.unsupported(n, format!("calling a `{}`", other.ty_desc()))),
+                };
+            }
+            "identifier"
+            | "qualified_identifier"
+            | "template_function"
+            | "primitive_type"
+            | "type_identifier" => {}
+            "parenthesized_expression" | "pointer_expression" => {
+                return match self.value(f)? {
+                    Value::FnPtr(target) => self.call_indirect(target, &args, n),
+                    other => Err(self.unsupported(n, format!("calling a `{}`", other.ty_desc()))),
+                };
+            }
+            _ => return Err(self.unsupported(n, format!("call of `{}`", self.text(f)))),
+        }
+        let (name, targs) = self.callee_name(f);
+        // A local variable of function-pointer type would shadow; we have none.
+        if let Some(v) = self.builtin_call(&name, targs, &args, n)? {
+            return Ok(v);
+        }
+        let candidates: Vec<FnItem<'t>> = self
+            .items
+            .functions(&name)
+            .into_iter()
+            .filter(|f| f.def.child_by_field_name("body").is_some())
+            .cloned()
+            .collect();
+        if candidates.is_empty() {
+            if let Some((_, proto)) = self.items.prototypes.iter().find(|(p, _)| *p == name) {
+                return self.bodiless_call(&name, *proto, &args, n);
+            }
+            return Err(warpsafe_source::Diagnostic::error(
+                "undeclared",
+                format!("call to unknown function `{name}`"),
+            )
+            .at(self.span(f))
+            .with_note("warpsafe knows the CUDA built-ins and functions defined in the file"));
+        }
+        let chosen = self.choose_overload(&candidates, args.len(), n)?;
+        if chosen.is_kernel() && !chosen.quals.device {
+            return Err(self.unsupported(n, "calling a `__global__` function from device code"));
+        }
+        self.inline(&chosen, targs, &args, n)
+    }
+
+    /// The id of a function usable through a function pointer (0 is null).
+    pub fn function_id(&self, name: &str) -> Option<u32> {
+        self.items
+            .fns
+            .iter()
+            .position(|f| {
+                f.name == name && f.is_device() && f.def.child_by_field_name("body").is_some()
+            })
+            .map(|i| i as u32 + 1)
+    }
+
+    /// A call through a function pointer: a choice among the functions of
+    /// the file that take this many arguments, by function id.
+    fn call_indirect(&mut self, target: Expr, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+        let argc = args.len();
+        let candidates: Vec<(u32, FnItem<'t>)> = self
+            .items
+            .fns
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.quals.device
+                    && f.template.is_empty()
+                    && f.def.child_by_field_name("body").is_some()
+            })
+            .filter(|(_, f)| {
+                let (min, max) = self.arity(f);
+                (min..=max).contains(&argc) && !self.call_stack.contains(&f.name)
+            })
+            .map(|(i, f)| (i as u32 + 1, f.clone()))
+            .collect();
+        if let Some(id) = target.as_const_int() {
+            return match candidates.iter().find(|(c, _)| i128::from(*c) == id) {
+                Some((_, f)) => self.inline(&f.clone(), None, args, n),
+                None => Err(self.unsupported(
+                    n,
+                    "a call through a function pointer that points to no function of this file",
+                )),
+            };
+        }
+        if candidates.is_empty() {
+            return Err(self.unsupported(n, format!("a call through a function pointer: no function of this file takes {argc} arguments")));
+        }
+        self.warn(
+            n,
+            format!(
+                "a call through a function pointer is assumed to target one of the {} function(s) of this file that take {argc} arguments",
+                candidates.len()
+            ),
+        );
+        let span = self.span(n);
+        let ret_ty = self.return_type(&candidates[0].1)?;
+        let slot = match &ret_ty {
+            CType::Void => None,
+            t => Some(self.local_place("fnptr.ret", t, false, n)?),
+        };
+        let mut else_ = vec![warpsafe_ir::Stmt::new(
+            StmtKind::Assume {
+                cond: Expr::bool(false),
+                origin: warpsafe_ir::AssumeOrigin::Assume,
+            },
+            span,
+        )];
+        for (id, f) in candidates.iter().rev() {
+            let (then_, ()) = self.block(|s| {
+                let v = s.inline(f, None, args, n)?;
+                if let Some(slot) = &slot {
+                    s.write(slot, v, n)?;
+                }
+                Ok(())
+            })?;
+            let cond = Expr::binary(
+                warpsafe_ir::BinOp::Eq,
+                warpsafe_ir::ScalarTy::U32,
+                target.clone(),
+                Expr::int(*id as i128, warpsafe_ir::ScalarTy::U32),
+            );
+            else_ = vec![warpsafe_ir::Stmt::new(
+                StmtKind::If { cond, then_, else_ },
+                span,
+            )];
+        }
+        self.out.extend(else_);
+        match slot {
+            Some(p) => self.read(&p, n),
+            None => Ok(Value::Void),
+        }
+    }
+
+    /// A call to a function declared without a body: its result is unknown.
+    /// It is assumed to access no memory, which is only believable when no
+    /// pointer or reference reaches it; otherwise the call is rejected.
+    fn bodiless_call(
+        &mut self,
+        name: &str,
+        proto: Node<'t>,
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<Value> {
+        let by_ref = self.text(proto).contains('&');
+        for a in args {
+            let v = self.value(*a)?;
+            if by_ref || matches!(v, Value::Ptr(_) | Value::AtomicRef(..)) {
+                return Err(self
+                    .unsupported(n, format!("call to `{name}`, which is declared but never defined, with a pointer or reference argument (it may access memory through it)"))
+                    .with_label(self.span(proto), "declared here"));
+            }
+        }
+        let ty_node = proto
+            .child_by_field_name("type")
+            .ok_or_else(|| self.unsupported(proto, "return type"))?;
+        let ret = self.type_cx().base_type(ty_node)?;
+        let returns_pointer = proto
+            .children_by_field_name("declarator", &mut proto.walk())
+            .any(|d| d.kind() == "pointer_declarator");
+        if returns_pointer {
+            return Err(self.unsupported(
+                n,
+                format!(
+                    "call to `{name}`, which is declared but never defined and returns a pointer"
+                ),
+            ));
+        }
+        self.warn(
+            n,
+            format!(
+                "`{name}` has no body: its result is unknown and it is assumed to access no memory"
+            ),
+        );
+        let reason = format!("result of `{name}`, which has no body");
+        let span = self.span(n);
+        match ret {
+            CType::Void => Ok(Value::Void),
+            CType::Scalar(t) => {
+                let dst = self.temp(t, span);
+                self.emit(StmtKind::Havoc { dst, reason }, span);
+                Ok(Value::Scalar(Expr::Var(dst), t))
+            }
+            other => Err(self.unsupported(
+                n,
+                format!(
+                    "call to `{name}`, which is declared but never defined and returns a `{}`",
+                    other.describe()
+                ),
+            )),
+        }
+    }
+
+    /// The callee's name and explicit template arguments.
+    fn callee_name(&self, f: Node<'t>) -> (String, Option<Node<'t>>) {
+        match f.kind() {
+            "template_function" => {
+                let name = f
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n))
+                    .unwrap_or("");
+                (name.to_string(), f.child_by_field_name("arguments"))
+            }
+            "qualified_identifier" => {
+                let mut cur = f;
+                while let Some(inner) = cur.child_by_field_name("name") {
+                    if inner.kind() == "qualified_identifier" {
+                        cur = inner;
+                        continue;
+                    }
+                    return self.callee_name(inner);
+                }
+                (self.text(f).to_string(), None)
+            }
+            _ => (self.text(f).to_string(), None),
+        }
+    }
+
+    fn choose_overload(&self, cands: &[FnItem<'t>], argc: usize, n: Node) -> R<FnItem<'t>> {
+        let fits: Vec<&FnItem<'t>> = cands
+            .iter()
+            .filter(|f| {
+                let (min, max) = self.arity(f);
+                (min..=max).contains(&argc)
+            })
+            .collect();
+        match fits.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(self.unsupported(n, format!("no overload takes {argc} arguments"))),
+            [first, ..] => {
+                // Several overloads with the same arity: prefer device ones.
+                Ok(fits
+                    .iter()
+                    .find(|f| f.is_device())
+                    .copied()
+                    .unwrap_or(first)
+                    .clone())
+            }
+        }
+    }
+
+    fn arity(&self, f: &FnItem) -> (usize, usize) {
+        let params = self.params_of(f);
+        let required = params
+            .iter()
+            .filter(|p| p.kind() != "optional_parameter_declaration")
+            .count();
+        (required, params.len())
+    }
+
+    pub fn params_of(&self, f: &FnItem<'t>) -> Vec<Node<'t>> {
+        let mut d = f.def.child_by_field_name("declarator");
+        while let Some(node) = d {
+            if node.kind() == "function_declarator" {
+                return node
+                    .child_by_field_name("parameters")
+                    .map(named_children)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|p| {
+                        p.kind().ends_with("parameter_declaration")
+                            && self.text(*p).trim() != "void"
+                    })
+                    .collect();
+            }
+            d = node.child_by_field_name("declarator");
+        }
+        Vec::new()
+    }
+
+    fn inline(
+        &mut self,
+        f: &FnItem<'t>,
+        targs: Option<Node<'t>>,
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<Value> {
+        if self.call_stack.contains(&f.name) {
+            return Err(warpsafe_source::Diagnostic::error(
+                "recursion",
+                format!("recursive call to `{}`: recursion is not supported", f.name),
+            )
+            .at(self.span(n))
+            .with_label(self.syn.span(f.def), "the function is defined here"));
+        }
+        if self.call_stack.len() > 64 {
+            return Err(self.unsupported(n, "calls nested more than 64 deep"));
+        }
+        let body = f
+            .def
+            .child_by_field_name("body")
+            .ok_or_else(|| self.unsupported(n, "function without a body"))?;
+        let params = self.params_of(f);
+        // Evaluate arguments in the caller's environment.
+        let mut values = Vec::new();
+        let mut ref_places = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            let is_ref = p
+                .child_by_field_name("declarator")
+                .is_some_and(|d| d.kind() == "reference_declarator");
+            match args.get(i) {
+                Some(a) if is_ref => {
+                    ref_places.push(Some(self.place(*a)?));
+                    values.push(None);
+                }
+                Some(a) => {
+                    ref_places.push(None);
+                    values.push(Some(self.value(*a)?));
+                }
+                None => {
+                    let default = p
+                        .child_by_field_name("default_value")
+                        .ok_or_else(|| self.unsupported(n, "missing argument"))?;
+                    ref_places.push(None);
+                    values.push(Some(self.value(default)?));
+                }
+            }
+        }
+        let tenv = self.deduce(f, targs, &params, &values, n)?;
+        let saved_tenv = std::mem::replace(&mut self.tenv, tenv);
+        let saved_scopes =
+            std::mem::replace(&mut self.scopes, vec![std::collections::HashMap::new()]);
+        let saved_loops = std::mem::take(&mut self.loops);
+        self.call_stack.push(f.name.clone());
+        let taken = self.scan_addr_taken(body);
+        self.addr_taken.push(taken);
+        let result = self.inline_body(f, body, &params, values, ref_places, n);
+        self.addr_taken.pop();
+        self.call_stack.pop();
+        self.loops = saved_loops;
+        self.scopes = saved_scopes;
+        self.tenv = saved_tenv;
+        result
+    }
+
+    fn inline_body(
+        &mut self,
+        f: &FnItem<'t>,
+        body: Node<'t>,
+        params: &[Node<'t>],
+        values: Vec<Option<Value>>,
+        refs: Vec<Option<Place>>,
+        n: Node<'t>,
+    ) -> R<Value> {
+        for ((p, v), r) in params.iter().zip(values).zip(refs) {
+            let q = crate::decl::quals(self.syn, *p);
+            let ty_node = p
+                .child_by_field_name("type")
+                .ok_or_else(|| self.unsupported(*p, "parameter"))?;
+            let base = self.type_cx().base_type(ty_node)?;
+            let Some(d) = p.child_by_field_name("declarator") else {
+                continue;
+            };
+            let declared = self.type_cx().declarator(base, d)?;
+            let name = self.text(declared.name).to_string();
+            if let Some(place) = r {
+                self.bind(&name, Binding::Place(place));
+                continue;
+            }
+            let Some(v) = v else { continue };
+            match (&declared.ty, v) {
+                (CType::Group(_), Value::Group(g)) => self.bind(&name, Binding::Group(g)),
+                (CType::AtomicRef(..), Value::AtomicRef(pl, t, s)) => {
+                    self.bind(&name, Binding::Place(Place::AtomicRef(Box::new(pl), t, s)))
+                }
+                (ty, v) => {
+                    // Arrays in parameter lists are pointers.
+                    let ty = match ty {
+                        CType::Array(e, _) => CType::Pointer(e.clone()),
+                        t => t.clone(),
+                    };
+                    let place = self.local_place(&name, &ty, q.volatile, *p)?;
+                    self.write(&place, v, *p)?;
+                    self.bind(&name, Binding::Place(place));
+                }
+            }
+        }
+        let ret_ty = self.return_type(f)?;
+        let span = self.span(n);
+        let slot = match &ret_ty {
+            CType::Void => None,
+            t => Some(self.local_place(&format!("{}.ret", f.name), t, false, n)?),
+        };
+        let id = self.new_loop_id();
+        self.returns.push(ReturnCtx {
+            target: id,
+            slot: slot.clone(),
+        });
+        self.loops.push(LoopCtx {
+            id,
+            iterates: false,
+            breakable: false,
+        });
+        let lowered = self.block(|s| s.stmt(body));
+        self.loops.pop();
+        self.returns.pop();
+        let (mut block, ()) = lowered?;
+        if needs_loop(&block, id) {
+            block.push(warpsafe_ir::Stmt::new(StmtKind::Break(id), span));
+            self.emit(
+                StmtKind::Loop {
+                    id,
+                    kind: LoopKind::Inline,
+                    header: Vec::new(),
+                    cond: Expr::bool(true),
+                    check: LoopCheck::Before,
+                    body: block,
+                    step: Vec::new(),
+                },
+                span,
+            );
+        } else {
+            // The only `return` is the last statement: no loop needed.
+            if matches!(block.last().map(|s| &s.kind), Some(StmtKind::Break(l)) if *l == id) {
+                block.pop();
+            }
+            self.out.extend(block);
+        }
+        match slot {
+            Some(p) => self.read(&p, n),
+            None => Ok(Value::Void),
+        }
+    }
+
+    fn return_type(&self, f: &FnItem<'t>) -> R<CType> {
+        let ty_node = f
+            .def
+            .child_by_field_name("type")
+            .ok_or_else(|| self.unsupported(f.def, "return type"))?;
+        let base = self.type_cx().base_type(ty_node)?;
+        // `int *f()` puts the pointer in the declarator.
+        let mut ty = base;
+        let mut d = f.def.child_by_field_name("declarator");
+        while let Some(node) = d {
+            match node.kind() {
+                "pointer_declarator" => ty = CType::Pointer(Box::new(ty)),
+                "reference_declarator" => {
+                    return Err(self.unsupported(node, "functions returning references"));
+                }
+                "function_declarator" => break,
+                _ => {}
+            }
+            d = node
+                .child_by_field_name("declarator")
+                .or_else(|| named_children(node).into_iter().next());
+        }
+        Ok(ty)
+    }
+
+    /// Template arguments of a call: explicit ones, else deduced from the
+    /// argument types of parameters declared as `T`, `T*`.
+    fn deduce(
+        &self,
+        f: &FnItem<'t>,
+        targs: Option<Node<'t>>,
+        params: &[Node<'t>],
+        values: &[Option<Value>],
+        n: Node,
+    ) -> R<TemplateEnv> {
+        let mut env = TemplateEnv::default();
+        if f.template.is_empty() {
+            return Ok(env);
+        }
+        let explicit: Vec<Node> = targs.map(named_children).unwrap_or_default();
+        for (i, tp) in f.template.iter().enumerate() {
+            if let Some(a) = explicit.get(i) {
+                if tp.is_type {
+                    env.types
+                        .insert(tp.name.clone(), self.type_cx().type_descriptor(*a)?);
+                } else {
+                    let v = crate::consteval::eval(self.syn, *a, self).ok_or_else(|| {
+                        self.unsupported(*a, "a template argument that is not a constant")
+                    })?;
+                    env.values.insert(tp.name.clone(), v);
+                }
+                continue;
+            }
+            if tp.is_type {
+                for (p, v) in params.iter().zip(values) {
+                    let Some(ty) = p.child_by_field_name("type") else {
+                        continue;
+                    };
+                    if self.text(ty) != tp.name {
+                        continue;
+                    }
+                    let ptr = p
+                        .child_by_field_name("declarator")
+                        .is_some_and(|d| d.kind() == "pointer_declarator");
+                    let deduced = match (v, ptr) {
+                        (Some(Value::Scalar(_, t)), false) => Some(CType::Scalar(*t)),
+                        (Some(Value::Ptr(p)), true) => Some(p.pointee.clone()),
+                        (Some(Value::Agg(t, _)), false) => Some(t.clone()),
+                        _ => None,
+                    };
+                    if let Some(t) = deduced {
+                        env.types.insert(tp.name.clone(), t);
+                        break;
+                    }
+                }
+            }
+            let known = env.types.contains_key(&tp.name) || env.values.contains_key(&tp.name);
+            if !known {
+                if let Some(d) = tp.default {
+                    if tp.is_type {
+                        env.types
+                            .insert(tp.name.clone(), self.type_cx().type_descriptor(d)?);
+                    } else if let Some(v) = crate::consteval::eval(self.syn, d, self) {
+                        env.values.insert(tp.name.clone(), v);
+                    }
+                } else {
+                    return Err(self.unsupported(
+                        n,
+                        format!(
+                            "cannot deduce template parameter `{}` of `{}`",
+                            tp.name, f.name
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(env)
+    }
+}
+
+/// Whether the inlined body needs its single-pass loop: it breaks to `id`
+/// somewhere other than as its very last statement.
+fn needs_loop(block: &warpsafe_ir::Block, id: warpsafe_ir::LoopId) -> bool {
+    let mut count = 0;
+    warpsafe_ir::walk_block(block, &mut |s| {
+        if matches!(s.kind, StmtKind::Break(l) if l == id) {
+            count += 1;
+        }
+    });
+    let last_is_break =
+        matches!(block.last().map(|s| &s.kind), Some(StmtKind::Break(l)) if *l == id);
+    count > usize::from(last_is_break)
+}

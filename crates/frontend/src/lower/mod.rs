@@ -1,0 +1,355 @@
+//! Lowering one kernel from syntax to the IR: the builder state shared by
+//! the expression, place, statement and call lowering files.
+//!
+//! Invariants:
+//! - Lowering a kernel either succeeds completely or fails with one error
+//!   diagnostic pointing at the construct it cannot model; it never emits a
+//!   kernel with silently missing behaviour.
+//! - Every emitted statement carries the span of the syntax node it came from.
+
+mod builtins;
+mod calls;
+mod cuda_atomic;
+mod entry;
+mod expr;
+mod place;
+mod stmt;
+mod value;
+
+pub use builtins::{CURAND_MTGP32, CURAND_STATE};
+pub use value::Place;
+
+use crate::consteval::ConstEnv;
+use crate::decl::{TemplateEnv, TypeCx};
+use crate::items::{FnItem, Items};
+use crate::syntax::Syntax;
+use crate::types::{CType, GroupKind};
+use std::collections::{HashMap, HashSet};
+use tree_sitter::Node;
+use warpsafe_ir::{
+    Array, ArrayId, ArrayOrigin, Block, Kernel, LoopId, MemSpace, ScalarTy, Stmt, StmtKind, Var,
+    VarId, VarKind,
+};
+use warpsafe_source::{Diagnostic, Span};
+
+pub type R<T> = Result<T, Diagnostic>;
+
+/// What a name stands for while lowering.
+#[derive(Clone, Debug)]
+pub enum Binding {
+    /// A variable: scalar, aggregate, pointer, array, or a reference to memory.
+    Place(Place),
+    /// A compile-time constant (template argument, `const` local).
+    Const(i128, ScalarTy),
+    Group(GroupKind),
+}
+
+/// The innermost construct that `break`/`continue`/`return` leave.
+#[derive(Clone, Debug)]
+struct LoopCtx {
+    id: LoopId,
+    /// `continue` may target it.
+    iterates: bool,
+    /// A plain `break` may target it (loops and `switch`, not the blocks
+    /// made for inlined calls and forward `goto`s).
+    breakable: bool,
+}
+
+/// Where an inlined function's `return` goes.
+#[derive(Clone, Debug)]
+struct ReturnCtx {
+    target: LoopId,
+    slot: Option<Place>,
+}
+
+pub struct Lowerer<'a, 't> {
+    pub syn: &'t Syntax,
+    pub items: &'a Items<'t>,
+    tenv: TemplateEnv,
+    pub kernel: Kernel,
+    out: Block,
+    scopes: Vec<HashMap<String, Binding>>,
+    /// File-scope `__device__`/`__constant__`/`__shared__` variables, by name.
+    globals: HashMap<String, Place>,
+    /// `__shared__` declarations inside functions, by declaration site.
+    shared_sites: HashMap<usize, Place>,
+    loops: Vec<LoopCtx>,
+    returns: Vec<ReturnCtx>,
+    call_stack: Vec<String>,
+    /// Labels of forward `goto`s in scope, and the block each one leaves.
+    goto_targets: HashMap<String, LoopId>,
+    next_loop: u32,
+    /// The array each pointer variable (by its offset variable) points into.
+    ptr_targets: HashMap<VarId, Option<ArrayId>>,
+    /// Local names whose address is taken in the function being lowered.
+    addr_taken: Vec<HashSet<String>>,
+    names: HashMap<String, u32>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl<'a, 't> Lowerer<'a, 't> {
+    pub fn new(
+        syn: &'t Syntax,
+        items: &'a Items<'t>,
+        f: &FnItem<'t>,
+        tenv: TemplateEnv,
+        template_args: Vec<String>,
+    ) -> Self {
+        let span = syn.span(f.def);
+        Lowerer {
+            syn,
+            items,
+            tenv,
+            kernel: Kernel {
+                name: f.name.clone(),
+                template_args,
+                params: Vec::new(),
+                vars: Vec::new(),
+                arrays: Vec::new(),
+                body: Vec::new(),
+                launch: Default::default(),
+                span,
+            },
+            out: Vec::new(),
+            scopes: vec![HashMap::new()],
+            globals: HashMap::new(),
+            shared_sites: HashMap::new(),
+            loops: Vec::new(),
+            returns: Vec::new(),
+            call_stack: vec![f.name.clone()],
+            goto_targets: HashMap::new(),
+            next_loop: 0,
+            ptr_targets: HashMap::new(),
+            addr_taken: Vec::new(),
+            names: HashMap::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    // ----- diagnostics -------------------------------------------------
+
+    pub fn span(&self, n: Node) -> Span {
+        self.syn.span(n)
+    }
+
+    pub fn text(&self, n: Node) -> &'t str {
+        self.syn.text(n)
+    }
+
+    pub fn unsupported(&self, n: Node, what: impl Into<String>) -> Diagnostic {
+        Diagnostic::error("unsupported", format!("unsupported: {}", what.into())).at(self.span(n))
+    }
+
+    pub fn warn(&mut self, n: Node, msg: impl Into<String>) {
+        let d = Diagnostic::warning("approximation", msg).at(self.span(n));
+        self.warnings.push(d);
+    }
+
+    // ----- types -------------------------------------------------------
+
+    pub fn type_cx(&self) -> TypeCx<'_> {
+        TypeCx {
+            syn: self.syn,
+            types: &self.items.types,
+            tenv: &self.tenv,
+            consts: self,
+        }
+    }
+
+    pub fn slots(&self, ty: &CType, n: Node) -> R<Vec<ScalarTy>> {
+        self.items.types.slots(ty).ok_or_else(|| {
+            self.unsupported(n, format!("objects of type `{}` in memory", ty.describe()))
+        })
+    }
+
+    pub fn slot_count(&self, ty: &CType, n: Node) -> R<u64> {
+        Ok(self.slots(ty, n)?.len() as u64)
+    }
+
+    // ----- building ----------------------------------------------------
+
+    fn unique_name(&mut self, base: &str) -> String {
+        let count = self.names.entry(base.to_string()).or_insert(0);
+        *count += 1;
+        if *count == 1 {
+            base.to_string()
+        } else {
+            format!("{}.{}", base, *count - 1)
+        }
+    }
+
+    pub fn new_var(&mut self, name: &str, ty: ScalarTy, kind: VarKind, span: Span) -> VarId {
+        let id = VarId(self.kernel.vars.len() as u32);
+        let name = if kind == VarKind::Temp {
+            format!("%{}", id.0)
+        } else {
+            self.unique_name(name)
+        };
+        self.kernel.vars.push(Var {
+            id,
+            name,
+            ty,
+            kind,
+            span,
+        });
+        id
+    }
+
+    pub fn temp(&mut self, ty: ScalarTy, span: Span) -> VarId {
+        self.new_var("", ty, VarKind::Temp, span)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_array(
+        &mut self,
+        name: &str,
+        space: MemSpace,
+        origin: ArrayOrigin,
+        elem: &CType,
+        dims: Vec<u64>,
+        slots: Vec<ScalarTy>,
+        span: Span,
+    ) -> ArrayId {
+        let id = ArrayId(self.kernel.arrays.len() as u32);
+        let name = self.unique_name(name);
+        let atomic_object = matches!(elem, CType::Atomic(..));
+        self.kernel.arrays.push(Array {
+            id,
+            name,
+            space,
+            origin,
+            elem: elem.describe(),
+            slots,
+            dims,
+            init: None,
+            atomic_object,
+            span,
+        });
+        id
+    }
+
+    pub fn emit(&mut self, kind: StmtKind, span: Span) {
+        self.out.push(Stmt::new(kind, span));
+    }
+
+    /// Lowers `f` into a fresh block and returns it, restoring the current one.
+    pub fn block<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<(Block, T)> {
+        let saved = std::mem::take(&mut self.out);
+        let result = f(self);
+        let block = std::mem::replace(&mut self.out, saved);
+        result.map(|v| (block, v))
+    }
+
+    pub fn new_loop_id(&mut self) -> LoopId {
+        self.next_loop += 1;
+        LoopId(self.next_loop - 1)
+    }
+
+    // ----- names -------------------------------------------------------
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    pub fn bind(&mut self, name: &str, b: Binding) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), b);
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+    }
+
+    pub fn is_addr_taken(&self, name: &str) -> bool {
+        self.addr_taken.last().is_some_and(|s| s.contains(name))
+    }
+
+    /// Finds locals whose address is taken (`&x`) in a function body: they
+    /// live in local memory instead of variables.
+    pub fn scan_addr_taken(&self, body: Node) -> HashSet<String> {
+        let mut set = HashSet::new();
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "pointer_expression"
+                && n.child_by_field_name("operator").map(|o| self.text(o)) == Some("&")
+            {
+                if let Some(mut arg) = n.child_by_field_name("argument") {
+                    while matches!(arg.kind(), "field_expression" | "parenthesized_expression") {
+                        match arg
+                            .child_by_field_name("argument")
+                            .or_else(|| arg.named_child(0))
+                        {
+                            Some(a) => arg = a,
+                            None => break,
+                        }
+                    }
+                    if arg.kind() == "identifier" {
+                        set.insert(self.text(arg).to_string());
+                    }
+                }
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        set
+    }
+}
+
+/// What each pointer variable points into at one program point.
+pub type Targets = HashMap<VarId, Option<ArrayId>>;
+
+impl Lowerer<'_, '_> {
+    pub fn targets(&self) -> Targets {
+        self.ptr_targets.clone()
+    }
+
+    /// Where two paths meet (after `if`/`else`, or a loop's body and its
+    /// entry), every pointer must point into the same array on both;
+    /// otherwise the pointer's array depends on the path, which the IR
+    /// cannot express.
+    pub fn merge_targets(&mut self, a: &Targets, b: &Targets, n: Node) -> R<()> {
+        let mut merged = a.clone();
+        for (var, tb) in b {
+            match (a.get(var).copied().flatten(), *tb) {
+                (Some(x), Some(y)) if x != y => {
+                    return Err(self.unsupported(
+                        n,
+                        format!(
+                            "the pointer `{}` points into `{}` or `{}` depending on the path taken",
+                            self.kernel.var(*var).name,
+                            self.kernel.array(x).name,
+                            self.kernel.array(y).name
+                        ),
+                    ))
+                }
+                (None, Some(y)) => {
+                    merged.insert(*var, Some(y));
+                }
+                _ => {}
+            }
+        }
+        self.ptr_targets = merged;
+        Ok(())
+    }
+}
+
+impl ConstEnv for Lowerer<'_, '_> {
+    fn constant(&self, name: &str) -> Option<i128> {
+        if let Some(Binding::Const(v, _)) = self.lookup(name) {
+            return Some(v);
+        }
+        if self.lookup(name).is_some() {
+            return None;
+        }
+        self.tenv
+            .values
+            .get(name)
+            .copied()
+            .or_else(|| self.items.consts.get(name).copied())
+    }
+}

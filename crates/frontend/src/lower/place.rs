@@ -1,0 +1,279 @@
+//! Lvalues: names, fields, subscripts and dereferences, and pointer
+//! arithmetic in slot units.
+
+use super::value::{add_offset, i64_expr, mul_offset, Place, Ptr, Value};
+use super::{Binding, Lowerer, R};
+use crate::syntax::named_children;
+use crate::types::CType;
+use tree_sitter::Node;
+use warpsafe_ir::{ArrayOrigin, AssumeOrigin, BinOp, Expr, MemSpace, ScalarTy, StmtKind};
+
+impl<'t> Lowerer<'_, 't> {
+    /// The place an lvalue expression denotes.
+    pub fn place(&mut self, n: Node<'t>) -> R<Place> {
+        match n.kind() {
+            "identifier" => {
+                let name = self.text(n);
+                match self.lookup(name) {
+                    Some(Binding::Place(p)) => Ok(p),
+                    Some(_) => Err(self.unsupported(n, format!("`{name}` is not assignable"))),
+                    None => match self.global(name, n)? {
+                        Some(p) => Ok(p),
+                        None => Err(self.undeclared(n)),
+                    },
+                }
+            }
+            "qualified_identifier" => {
+                let name = n
+                    .child_by_field_name("name")
+                    .ok_or_else(|| self.unsupported(n, "name"))?;
+                self.place(name)
+            }
+            "parenthesized_expression" => {
+                let inner = *named_children(n)
+                    .first()
+                    .ok_or_else(|| self.unsupported(n, "empty parentheses"))?;
+                self.place(inner)
+            }
+            "field_expression" => {
+                let arg = n
+                    .child_by_field_name("argument")
+                    .ok_or_else(|| self.unsupported(n, "field"))?;
+                let field = n
+                    .child_by_field_name("field")
+                    .ok_or_else(|| self.unsupported(n, "field"))?;
+                let arrow = n.child_by_field_name("operator").map(|o| self.text(o)) == Some("->");
+                let base = if arrow {
+                    let v = self.value(arg)?;
+                    let ptr = self.as_ptr(v, arg)?;
+                    self.deref(ptr, n)?
+                } else {
+                    self.place(arg)?
+                };
+                self.field(base, self.text(field), n)
+            }
+            "subscript_expression" => {
+                let arg = n
+                    .child_by_field_name("argument")
+                    .ok_or_else(|| self.unsupported(n, "subscript"))?;
+                let idx_list = n
+                    .child_by_field_name("indices")
+                    .ok_or_else(|| self.unsupported(n, "subscript"))?;
+                let idx_node = *named_children(idx_list)
+                    .first()
+                    .ok_or_else(|| self.unsupported(n, "empty subscript"))?;
+                // A by-value array field of an aggregate parameter.
+                if let Ok((block, Place::Agg(CType::Array(..), elems))) =
+                    self.block(|s| s.place(arg))
+                {
+                    let i = crate::consteval::eval(self.syn, idx_node, self).ok_or_else(|| {
+                        self.unsupported(
+                            idx_node,
+                            "a non-constant index into an array passed by value",
+                        )
+                    })?;
+                    self.out.extend(block);
+                    return usize::try_from(i)
+                        .ok()
+                        .and_then(|i| elems.get(i).cloned())
+                        .ok_or_else(|| {
+                            self.unsupported(idx_node, "an index outside an array passed by value")
+                        });
+                }
+                let base = self.value(arg)?;
+                let (idx, ity) = {
+                    let v = self.value(idx_node)?;
+                    self.scalar_of(v, idx_node)?
+                };
+                let ptr = self.as_ptr(base, arg)?;
+                let moved = self.ptr_add(ptr, i64_expr(idx, ity), n)?;
+                self.deref(moved, n)
+            }
+            "pointer_expression" => {
+                let op = n.child_by_field_name("operator").map(|o| self.text(o));
+                let arg = n
+                    .child_by_field_name("argument")
+                    .ok_or_else(|| self.unsupported(n, "pointer"))?;
+                if op != Some("*") {
+                    return Err(self.unsupported(n, "taking the address of an address"));
+                }
+                let v = self.value(arg)?;
+                let ptr = self.as_ptr(v, arg)?;
+                self.deref(ptr, n)
+            }
+            "cast_expression" => {
+                // `(T&)x` style casts of lvalues: keep the place.
+                let v = n
+                    .child_by_field_name("value")
+                    .ok_or_else(|| self.unsupported(n, "cast"))?;
+                self.place(v)
+            }
+            _ => Err(self.unsupported(n, format!("`{}` as an assignable location", self.text(n)))),
+        }
+    }
+
+    pub fn undeclared(&self, n: Node) -> warpsafe_source::Diagnostic {
+        warpsafe_source::Diagnostic::error(
+            "undeclared",
+            format!("use of undeclared identifier `{}`", self.text(n)),
+        )
+        .at(self.span(n))
+    }
+
+    /// A field of an aggregate place.
+    pub fn field(&mut self, base: Place, name: &str, n: Node) -> R<Place> {
+        let ty = match &base {
+            Place::Agg(ty, _) => ty.clone(),
+            Place::Mem { ty, .. } => ty.clone(),
+            _ => return Err(self.unsupported(n, format!("field `{name}` of a non-aggregate"))),
+        };
+        let fields =
+            self.items.types.fields(&ty).ok_or_else(|| {
+                self.unsupported(n, format!("field `{name}` of `{}`", ty.describe()))
+            })?;
+        let pos = fields
+            .iter()
+            .position(|(f, _, _)| f == name)
+            .ok_or_else(|| {
+                self.unsupported(n, format!("`{}` has no field `{name}`", ty.describe()))
+            })?;
+        match base {
+            Place::Agg(_, places) => places
+                .get(pos)
+                .cloned()
+                .ok_or_else(|| self.unsupported(n, "field layout")),
+            Place::Mem {
+                array,
+                index,
+                volatile,
+                ..
+            } => {
+                let (_, fty, off) = fields[pos].clone();
+                Ok(Place::Mem {
+                    array,
+                    index: add_offset(index, Expr::int(off as i128, ScalarTy::I64)),
+                    ty: fty,
+                    volatile,
+                })
+            }
+            _ => Err(self.unsupported(n, "field access")),
+        }
+    }
+
+    pub fn as_ptr(&self, v: Value, n: Node) -> R<Ptr> {
+        match v {
+            Value::Ptr(p) => Ok(p),
+            // The literal `0` as a pointer is null.
+            Value::Scalar(e, t) if t.is_integer() && e.as_const_int() == Some(0) => Ok(Ptr {
+                target: None,
+                offset: Expr::int(0, ScalarTy::I64),
+                pointee: CType::Void,
+                volatile: false,
+            }),
+            other => {
+                Err(self.unsupported(n, format!("indirection through a `{}`", other.ty_desc())))
+            }
+        }
+    }
+
+    /// `ptr + k` (in elements of the pointee).
+    pub fn ptr_add(&self, ptr: Ptr, k: Expr, n: Node) -> R<Ptr> {
+        let size = self.slot_count(&ptr.pointee, n)?;
+        let offset = add_offset(ptr.offset, mul_offset(k, size));
+        Ok(Ptr { offset, ..ptr })
+    }
+
+    /// The object a pointer points at. Dereferencing the null (or a never
+    /// assigned) pointer is an assertion failure at the access; the access
+    /// itself then goes to a one-slot stand-in array that no run reaches.
+    pub fn deref(&mut self, ptr: Ptr, n: Node) -> R<Place> {
+        let array = match ptr.target {
+            Some(a) => a,
+            None => {
+                let span = self.span(n);
+                let message = format!("null pointer dereference: `{}`", self.text(n));
+                self.emit(
+                    StmtKind::Assert {
+                        cond: Expr::bool(false),
+                        message,
+                    },
+                    span,
+                );
+                self.emit(
+                    StmtKind::Assume {
+                        cond: Expr::bool(false),
+                        origin: AssumeOrigin::Assume,
+                    },
+                    span,
+                );
+                let slots = self
+                    .slots(&ptr.pointee, n)
+                    .unwrap_or_else(|_| vec![ScalarTy::U8]);
+                self.new_array(
+                    "null",
+                    MemSpace::Global,
+                    ArrayOrigin::DeviceGlobal,
+                    &ptr.pointee,
+                    vec![1],
+                    slots,
+                    span,
+                )
+            }
+        };
+        Ok(Place::Mem {
+            array,
+            index: ptr.offset,
+            ty: ptr.pointee,
+            volatile: ptr.volatile,
+        })
+    }
+
+    /// `p - q` in elements, for pointers into the same array.
+    pub fn ptr_diff(&self, a: Ptr, b: Ptr, n: Node) -> R<Value> {
+        if a.target != b.target {
+            return Err(self.unsupported(n, "difference of pointers into different arrays"));
+        }
+        let size = self.slot_count(&a.pointee, n)?;
+        let diff = Expr::binary(BinOp::Sub, ScalarTy::I64, a.offset, b.offset);
+        let diff = if size == 1 {
+            diff
+        } else {
+            Expr::binary(
+                BinOp::Div,
+                ScalarTy::I64,
+                diff,
+                Expr::int(size as i128, ScalarTy::I64),
+            )
+        };
+        Ok(Value::Scalar(diff, ScalarTy::I64))
+    }
+
+    /// Pointer casts keep the slot offset; they are allowed when the slots
+    /// of both pointee types have the same byte size.
+    pub fn cast_ptr(&self, ptr: Ptr, to: CType, n: Node) -> R<Ptr> {
+        if to == CType::Void {
+            return Ok(Ptr { pointee: to, ..ptr });
+        }
+        if ptr.pointee == CType::Void {
+            return Ok(Ptr { pointee: to, ..ptr });
+        }
+        let from_slots = self.slots(&ptr.pointee, n)?;
+        let to_slots = self.slots(&to, n)?;
+        let size = from_slots.first().map(|t| t.size_bytes());
+        let same = from_slots
+            .iter()
+            .chain(&to_slots)
+            .all(|t| Some(t.size_bytes()) == size);
+        if !same {
+            return Err(self.unsupported(
+                n,
+                format!(
+                    "reinterpreting `{}` memory as `{}` (element sizes differ)",
+                    ptr.pointee.describe(),
+                    to.describe()
+                ),
+            ));
+        }
+        Ok(Ptr { pointee: to, ..ptr })
+    }
+}

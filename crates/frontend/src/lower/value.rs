@@ -1,0 +1,458 @@
+//! Values (rvalues) and places (lvalues) of the lowering, and the two
+//! operations that connect them: reading a place and writing a value.
+//!
+//! Invariant: memory is touched only here (loads and stores) and in the
+//! atomic/builtin call lowering, so every access gets a statement and span.
+
+use super::{Lowerer, R};
+use crate::types::{common_type, CType, GroupKind};
+use tree_sitter::Node;
+use warpsafe_ir::{AccessKind, ArrayId, Expr, MemOrder, MemRef, ScalarTy, StmtKind, VarId};
+
+/// A pointer into one array: `offset` counts scalar slots (type `i64`).
+#[derive(Clone, Debug)]
+pub struct Ptr {
+    /// `None` for the null pointer.
+    pub target: Option<ArrayId>,
+    pub offset: Expr,
+    pub pointee: CType,
+    pub volatile: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Scalar(Expr, ScalarTy),
+    Ptr(Ptr),
+    /// A vector or struct value, one value per field.
+    Agg(CType, Vec<Value>),
+    Group(GroupKind),
+    /// A `cuda::atomic_ref` (or a reference to a `cuda::atomic` object).
+    AtomicRef(Place, ScalarTy, warpsafe_ir::Scope),
+    /// A function pointer: a function id (`u32`, 0 = null).
+    FnPtr(Expr),
+    Void,
+}
+
+#[derive(Clone, Debug)]
+pub enum Place {
+    Var(VarId, ScalarTy),
+    /// An object in memory starting at slot `index` of `array`.
+    Mem {
+        array: ArrayId,
+        index: Expr,
+        ty: CType,
+        volatile: bool,
+    },
+    /// A local aggregate: one place per field.
+    Agg(CType, Vec<Place>),
+    /// A local pointer variable; its target is in `Lowerer::ptr_targets`.
+    PtrVar {
+        offset: VarId,
+        pointee: CType,
+        volatile: bool,
+    },
+    /// A local `cuda::atomic_ref` variable bound to a memory place.
+    AtomicRef(Box<Place>, ScalarTy, warpsafe_ir::Scope),
+    /// A function-pointer variable (holds a function id).
+    FnVar(VarId),
+}
+
+impl Value {
+    pub fn ty_desc(&self) -> String {
+        match self {
+            Value::Scalar(_, t) => crate::types::c_name(*t).to_string(),
+            Value::Ptr(p) => format!("{}*", p.pointee.describe()),
+            Value::Agg(t, _) => t.describe(),
+            Value::Group(g) => CType::Group(*g).describe(),
+            Value::AtomicRef(_, t, s) => CType::AtomicRef(*t, *s).describe(),
+            Value::FnPtr(_) => "function pointer".into(),
+            Value::Void => "void".into(),
+        }
+    }
+}
+
+pub fn i64_expr(e: Expr, from: ScalarTy) -> Expr {
+    match e.as_const_int() {
+        _ if from == ScalarTy::I64 => e,
+        Some(v) if from != ScalarTy::Bool => Expr::int(v, ScalarTy::I64),
+        _ => Expr::Cast(ScalarTy::I64, Box::new(e)),
+    }
+}
+
+/// `a + b` on `i64` slot offsets, folding constants.
+pub fn add_offset(a: Expr, b: Expr) -> Expr {
+    match (a.as_const_int(), b.as_const_int()) {
+        (Some(0), _) => b,
+        (_, Some(0)) => a,
+        (Some(x), Some(y)) => Expr::int(x + y, ScalarTy::I64),
+        _ => Expr::binary(warpsafe_ir::BinOp::Add, ScalarTy::I64, a, b),
+    }
+}
+
+/// `a * k` on `i64` slot offsets, folding constants.
+pub fn mul_offset(a: Expr, k: u64) -> Expr {
+    match a.as_const_int() {
+        _ if k == 1 => a,
+        Some(x) => Expr::int(x * k as i128, ScalarTy::I64),
+        None => Expr::binary(
+            warpsafe_ir::BinOp::Mul,
+            ScalarTy::I64,
+            a,
+            Expr::int(k as i128, ScalarTy::I64),
+        ),
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// Converts a scalar to `to` with an explicit cast when the type differs.
+    pub fn convert(&self, e: Expr, from: ScalarTy, to: ScalarTy) -> Expr {
+        if from == to {
+            return e;
+        }
+        if to == ScalarTy::Bool {
+            return self.truthy(e, from);
+        }
+        if let Expr::Const(warpsafe_ir::Const::Int(v), _) = e {
+            if to.is_integer() {
+                return Expr::int(wrap(v, to), to);
+            }
+            if to.is_float() {
+                return Expr::Const(warpsafe_ir::Const::Float(v as f64), to);
+            }
+        }
+        Expr::Cast(to, Box::new(e))
+    }
+
+    /// `e != 0` as a `Bool`.
+    pub fn truthy(&self, e: Expr, ty: ScalarTy) -> Expr {
+        if ty == ScalarTy::Bool {
+            return e;
+        }
+        if let Some(v) = e.as_const_int() {
+            return Expr::bool(v != 0);
+        }
+        let zero = if ty.is_float() {
+            Expr::Const(warpsafe_ir::Const::Float(0.0), ty)
+        } else {
+            Expr::int(0, ty)
+        };
+        Expr::binary(warpsafe_ir::BinOp::Ne, ty, e, zero)
+    }
+
+    /// Converts a value to a scalar of type `to` (for assignments, arguments).
+    pub fn coerce(&self, v: Value, to: ScalarTy, n: Node) -> R<Expr> {
+        match v {
+            Value::Scalar(e, t) => Ok(self.convert(e, t, to)),
+            Value::FnPtr(e) => Ok(self.convert(e, ScalarTy::U32, to)),
+            Value::Ptr(p)
+                if p.target.is_none() && p.offset.as_const_int() == Some(0) && to.is_integer() =>
+            {
+                Ok(Expr::int(0, to))
+            }
+            Value::AtomicRef(..) => {
+                Err(self.unsupported(n, "implicit conversion of an atomic reference"))
+            }
+            Value::Ptr(p) if to == ScalarTy::Bool => {
+                // `if (ptr)`: non-null is known at lowering time.
+                Ok(Expr::bool(p.target.is_some()))
+            }
+            other => Err(self.unsupported(
+                n,
+                format!(
+                    "use of a `{}` as a `{}`",
+                    other.ty_desc(),
+                    crate::types::c_name(to)
+                ),
+            )),
+        }
+    }
+
+    /// Reads a place: loads from memory, decays arrays to pointers.
+    pub fn read(&mut self, p: &Place, n: Node) -> R<Value> {
+        match p {
+            Place::Var(v, t) => Ok(Value::Scalar(Expr::Var(*v), *t)),
+            Place::FnVar(v) => Ok(Value::FnPtr(Expr::Var(*v))),
+            Place::PtrVar {
+                offset,
+                pointee,
+                volatile,
+            } => {
+                let target = self.ptr_targets.get(offset).copied().flatten();
+                Ok(Value::Ptr(Ptr {
+                    target,
+                    offset: Expr::Var(*offset),
+                    pointee: pointee.clone(),
+                    volatile: *volatile,
+                }))
+            }
+            Place::Agg(ty, fields) => {
+                let mut vals = Vec::new();
+                for f in fields {
+                    vals.push(self.read(f, n)?);
+                }
+                Ok(Value::Agg(ty.clone(), vals))
+            }
+            Place::AtomicRef(inner, t, s) => Ok(Value::AtomicRef((**inner).clone(), *t, *s)),
+            Place::Mem {
+                array,
+                index,
+                ty,
+                volatile,
+            } => {
+                match ty {
+                    CType::Scalar(t) => {
+                        let dst = self.temp(*t, self.span(n));
+                        let access = if *volatile {
+                            AccessKind::Volatile
+                        } else {
+                            AccessKind::Plain
+                        };
+                        let mem = MemRef {
+                            array: *array,
+                            index: index.clone(),
+                            ty: *t,
+                        };
+                        self.emit(StmtKind::Load { dst, mem, access }, self.span(n));
+                        Ok(Value::Scalar(Expr::Var(dst), *t))
+                    }
+                    CType::Atomic(t, scope) => {
+                        // Reading a `cuda::atomic<T>` object is `load(seq_cst)`.
+                        let dst = self.temp(*t, self.span(n));
+                        let access = AccessKind::Atomic {
+                            order: MemOrder::SeqCst,
+                            scope: *scope,
+                        };
+                        let mem = MemRef {
+                            array: *array,
+                            index: index.clone(),
+                            ty: *t,
+                        };
+                        self.emit(StmtKind::Load { dst, mem, access }, self.span(n));
+                        Ok(Value::Scalar(Expr::Var(dst), *t))
+                    }
+                    CType::FnPtr => {
+                        let dst = self.temp(ScalarTy::U32, self.span(n));
+                        let access = if *volatile {
+                            AccessKind::Volatile
+                        } else {
+                            AccessKind::Plain
+                        };
+                        let mem = MemRef {
+                            array: *array,
+                            index: index.clone(),
+                            ty: ScalarTy::U32,
+                        };
+                        self.emit(StmtKind::Load { dst, mem, access }, self.span(n));
+                        Ok(Value::FnPtr(Expr::Var(dst)))
+                    }
+                    CType::Array(elem, _) => Ok(Value::Ptr(Ptr {
+                        target: Some(*array),
+                        offset: index.clone(),
+                        pointee: (**elem).clone(),
+                        volatile: *volatile,
+                    })),
+                    CType::Vector(..) | CType::Struct(_) => {
+                        let fields = self.mem_fields(*array, index, ty, *volatile, n)?;
+                        let mut vals = Vec::new();
+                        for f in &fields {
+                            vals.push(self.read(f, n)?);
+                        }
+                        Ok(Value::Agg(ty.clone(), vals))
+                    }
+                    other => Err(self
+                        .unsupported(n, format!("reading a `{}` from memory", other.describe()))),
+                }
+            }
+        }
+    }
+
+    /// The places of the fields of an aggregate in memory.
+    pub fn mem_fields(
+        &self,
+        array: ArrayId,
+        index: &Expr,
+        ty: &CType,
+        volatile: bool,
+        n: Node,
+    ) -> R<Vec<Place>> {
+        let fields = self
+            .items
+            .types
+            .fields(ty)
+            .ok_or_else(|| self.unsupported(n, format!("fields of `{}`", ty.describe())))?;
+        Ok(fields
+            .into_iter()
+            .map(|(_, fty, off)| Place::Mem {
+                array,
+                index: add_offset(index.clone(), Expr::int(off as i128, ScalarTy::I64)),
+                ty: fty,
+                volatile,
+            })
+            .collect())
+    }
+
+    /// Writes a value to a place (assignment, initialisation, argument binding).
+    pub fn write(&mut self, p: &Place, v: Value, n: Node) -> R<()> {
+        let span = self.span(n);
+        match p {
+            Place::Var(var, t) => {
+                let value = self.coerce(v, *t, n)?;
+                self.emit(StmtKind::Assign { dst: *var, value }, span);
+                Ok(())
+            }
+            Place::FnVar(var) => {
+                let value = self.coerce(v, ScalarTy::U32, n)?;
+                self.emit(StmtKind::Assign { dst: *var, value }, span);
+                Ok(())
+            }
+            Place::PtrVar { offset, .. } => {
+                match v {
+                    Value::Ptr(ptr) => {
+                        // Targets are flow-sensitive: the assignment decides
+                        // what the pointer points into from here on; where
+                        // paths meet, `merge_targets` checks they agree.
+                        if ptr.target.is_some() {
+                            self.ptr_targets.insert(*offset, ptr.target);
+                        }
+                        self.emit(
+                            StmtKind::Assign {
+                                dst: *offset,
+                                value: ptr.offset,
+                            },
+                            span,
+                        );
+                        Ok(())
+                    }
+                    Value::Scalar(e, _) if e.as_const_int() == Some(0) => {
+                        // Null: the target stays as it was; the offset is reset.
+                        self.emit(
+                            StmtKind::Assign {
+                                dst: *offset,
+                                value: Expr::int(0, ScalarTy::I64),
+                            },
+                            span,
+                        );
+                        Ok(())
+                    }
+                    other => Err(self
+                        .unsupported(n, format!("assigning a `{}` to a pointer", other.ty_desc()))),
+                }
+            }
+            Place::Agg(_, fields) => {
+                let vals = self.agg_values(v, fields.len(), n)?;
+                for (f, val) in fields.iter().zip(vals) {
+                    self.write(f, val, n)?;
+                }
+                Ok(())
+            }
+            Place::AtomicRef(..) => Err(self.unsupported(n, "rebinding an atomic reference")),
+            Place::Mem {
+                array,
+                index,
+                ty,
+                volatile,
+            } => match ty {
+                CType::Scalar(_) | CType::FnPtr => {
+                    let t = &ty.scalar().unwrap_or(ScalarTy::U32);
+                    let value = self.coerce(v, *t, n)?;
+                    let access = if *volatile {
+                        AccessKind::Volatile
+                    } else {
+                        AccessKind::Plain
+                    };
+                    let mem = MemRef {
+                        array: *array,
+                        index: index.clone(),
+                        ty: *t,
+                    };
+                    self.emit(StmtKind::Store { mem, value, access }, span);
+                    Ok(())
+                }
+                CType::Atomic(t, scope) => {
+                    let value = self.coerce(v, *t, n)?;
+                    let access = AccessKind::Atomic {
+                        order: MemOrder::SeqCst,
+                        scope: *scope,
+                    };
+                    let mem = MemRef {
+                        array: *array,
+                        index: index.clone(),
+                        ty: *t,
+                    };
+                    self.emit(StmtKind::Store { mem, value, access }, span);
+                    Ok(())
+                }
+                CType::Vector(..) | CType::Struct(_) => {
+                    let fields = self.mem_fields(*array, index, ty, *volatile, n)?;
+                    let vals = self.agg_values(v, fields.len(), n)?;
+                    for (f, val) in fields.iter().zip(vals) {
+                        self.write(f, val, n)?;
+                    }
+                    Ok(())
+                }
+                other => {
+                    Err(self.unsupported(n, format!("storing a `{}` to memory", other.describe())))
+                }
+            },
+        }
+    }
+
+    /// The field values of an aggregate value (a scalar broadcasts, as in
+    /// `float4 v = {0}` style zero-initialisation).
+    fn agg_values(&self, v: Value, count: usize, n: Node) -> R<Vec<Value>> {
+        match v {
+            Value::Agg(_, vals) if vals.len() == count => Ok(vals),
+            Value::Agg(t, vals) => Err(self.unsupported(
+                n,
+                format!(
+                    "assigning a `{}` with {} fields to one with {}",
+                    t.describe(),
+                    vals.len(),
+                    count
+                ),
+            )),
+            Value::Scalar(e, t) => Ok(vec![Value::Scalar(e, t); count]),
+            other => Err(self.unsupported(
+                n,
+                format!("assigning a `{}` to an aggregate", other.ty_desc()),
+            )),
+        }
+    }
+
+    /// A scalar rvalue of a value, or an error naming what it is.
+    pub fn scalar_of(&self, v: Value, n: Node) -> R<(Expr, ScalarTy)> {
+        match v {
+            Value::Scalar(e, t) => Ok((e, t)),
+            Value::FnPtr(e) => Ok((e, ScalarTy::U32)),
+            other => Err(self.unsupported(
+                n,
+                format!("a `{}` where a number is expected", other.ty_desc()),
+            )),
+        }
+    }
+
+    /// Brings two scalars to their common type.
+    pub fn unify(&self, a: (Expr, ScalarTy), b: (Expr, ScalarTy)) -> (Expr, Expr, ScalarTy) {
+        let t = common_type(a.1, b.1);
+        (self.convert(a.0, a.1, t), self.convert(b.0, b.1, t), t)
+    }
+}
+
+/// Wraps an integer constant to the range of `ty`.
+pub fn wrap(v: i128, ty: ScalarTy) -> i128 {
+    let bits = ty.bits();
+    if bits >= 128 || ty == ScalarTy::Bool {
+        return if ty == ScalarTy::Bool {
+            i128::from(v != 0)
+        } else {
+            v
+        };
+    }
+    let m = 1i128 << bits;
+    let u = v.rem_euclid(m);
+    if ty.is_signed() && u >= m / 2 {
+        u - m
+    } else {
+        u
+    }
+}

@@ -1,0 +1,197 @@
+//! Parsing preprocessed CUDA with the tree-sitter-cuda grammar, and mapping
+//! syntax nodes back to original source spans.
+//!
+//! Invariant: every span handed out is a span of an original file (through
+//! the preprocessor's line map), never of the preprocessed text.
+
+use tree_sitter::{Node, Parser, Tree};
+use warpsafe_preproc::LineMap;
+use warpsafe_source::{Diagnostic, Span};
+
+/// The parsed translation unit.
+pub struct Syntax {
+    pub text: String,
+    pub tree: Tree,
+    pub map: LineMap,
+    /// Bytes inserted into the preprocessed text to disambiguate it:
+    /// `(position in current text, length)`.
+    inserted: Vec<(u32, u32)>,
+}
+
+/// Template functions the grammar may legitimately see in expressions.
+const BUILTIN_TEMPLATES: &[&str] = &[
+    "static_cast",
+    "reinterpret_cast",
+    "const_cast",
+    "dynamic_cast",
+    "tiled_partition",
+    "atomic",
+    "atomic_ref",
+    "thread_block_tile",
+    "numeric_limits",
+    "min",
+    "max",
+];
+
+impl Syntax {
+    /// Parses preprocessed text. `None` only when tree-sitter gives up
+    /// (cancellation or an incompatible grammar), which we report upstream.
+    ///
+    /// C++'s `a < b && c > d` is ambiguous with a template call `a<...>`;
+    /// when the grammar reads a name that is no template as one, the name is
+    /// parenthesised (`(a) < b ...`) and the text parsed again. Spans still
+    /// map to the original source.
+    pub fn parse(text: String, map: LineMap) -> Option<Syntax> {
+        let mut parser = Parser::new();
+        parser
+            .set_language(&tree_sitter_cuda::LANGUAGE.into())
+            .ok()?;
+        let mut text = text;
+        let mut inserted: Vec<(u32, u32)> = Vec::new();
+        for _round in 0..16 {
+            let tree = parser.parse(&text, None)?;
+            let fixes = misparsed_templates(&tree, &text);
+            if fixes.is_empty() {
+                return Some(Syntax {
+                    text,
+                    tree,
+                    map,
+                    inserted,
+                });
+            }
+            // Apply from the end so earlier positions stay valid.
+            for (lo, hi) in fixes.into_iter().rev() {
+                text.insert(hi as usize, ')');
+                text.insert(lo as usize, '(');
+                for e in inserted.iter_mut() {
+                    if e.0 >= hi {
+                        e.0 += 2;
+                    } else if e.0 >= lo {
+                        e.0 += 1;
+                    }
+                }
+                inserted.push((lo, 1));
+                inserted.push((hi + 1, 1));
+            }
+        }
+        let tree = parser.parse(&text, None)?;
+        Some(Syntax {
+            text,
+            tree,
+            map,
+            inserted,
+        })
+    }
+
+    /// The preprocessed-text offset of an offset of the (edited) text.
+    fn unshift(&self, o: u32) -> u32 {
+        let mut r = o;
+        for &(pos, len) in &self.inserted {
+            if pos < o {
+                r -= len.min(o - pos);
+            }
+        }
+        r
+    }
+
+    pub fn root(&self) -> Node<'_> {
+        self.tree.root_node()
+    }
+
+    pub fn text(&self, n: Node) -> &str {
+        self.text.get(n.byte_range()).unwrap_or("")
+    }
+
+    pub fn span(&self, n: Node) -> Span {
+        let (lo, hi) = (n.start_byte() as u32, n.end_byte() as u32);
+        if self.inserted.is_empty() {
+            return self.map.span(lo, hi);
+        }
+        self.map.span(self.unshift(lo), self.unshift(hi))
+    }
+
+    /// Syntax errors (ERROR and MISSING nodes) under `node`, at most `limit`.
+    pub fn errors_under(&self, node: Node, limit: usize, out: &mut Vec<Diagnostic>) {
+        if out.len() >= limit || !node.has_error() {
+            return;
+        }
+        if node.is_missing() {
+            out.push(
+                Diagnostic::error("syntax", format!("syntax error: missing `{}`", node.kind()))
+                    .at(self.span(node)),
+            );
+            return;
+        }
+        if node.is_error() {
+            let snippet: String = self.text(node).chars().take(40).collect();
+            let snippet = snippet.split_whitespace().collect::<Vec<_>>().join(" ");
+            out.push(
+                Diagnostic::error("syntax", format!("syntax error near `{snippet}`"))
+                    .at(self.span(node))
+                    .with_note("the tree-sitter-cuda grammar could not parse this code"),
+            );
+            return;
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            self.errors_under(child, limit, out);
+        }
+    }
+}
+
+/// Named children of a node.
+pub fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+/// All children, named or not.
+pub fn all_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = n.walk();
+    n.children(&mut cursor).collect()
+}
+
+/// Names of `template_function` nodes that are not templates: byte ranges
+/// of the names to parenthesise (outermost only, no overlaps).
+fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
+    let mut templates: Vec<&str> = BUILTIN_TEMPLATES.to_vec();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "template_declaration" {
+            for c in named_children(n) {
+                if let Some(d) = c.child_by_field_name("declarator") {
+                    let mut d = d;
+                    while let Some(inner) = d.child_by_field_name("declarator") {
+                        d = inner;
+                    }
+                    templates.push(text.get(d.byte_range()).unwrap_or(""));
+                }
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    let mut fixes = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "template_function" {
+            if let Some(name) = n.child_by_field_name("name") {
+                let t = text.get(name.byte_range()).unwrap_or("");
+                let is_call = n.parent().is_some_and(|p| p.kind() == "call_expression");
+                if name.kind() == "identifier"
+                    && !templates.contains(&t)
+                    && !(is_call && t.is_empty())
+                {
+                    fixes.push((name.start_byte() as u32, name.end_byte() as u32));
+                    continue;
+                }
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    fixes.sort();
+    fixes
+}

@@ -1,0 +1,307 @@
+//! C/CUDA types as the front end sees them, before flattening to IR slots.
+//!
+//! Invariant: `slots(ty)` is the exact list of scalar slots an object of
+//! `ty` occupies in memory; pointers, groups and atomic references have no
+//! slots (they cannot be stored in memory in the supported subset).
+
+use std::collections::HashMap;
+use warpsafe_ir::{ScalarTy, Scope};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GroupKind {
+    Block,
+    Grid,
+    /// `thread_block_tile<N>` (and `coalesced_group`, taken as a warp tile).
+    Tile(u32),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CType {
+    Void,
+    Scalar(ScalarTy),
+    /// Built-in vector types (`float4`, `int2`, `dim3`...): `n` lanes.
+    Vector(ScalarTy, u8, String),
+    Struct(String),
+    Pointer(Box<CType>),
+    /// A C array; `None` for `[]`.
+    Array(Box<CType>, Option<u64>),
+    /// `cuda::atomic<T, scope>` / `cuda::std::atomic<T>`.
+    Atomic(ScalarTy, Scope),
+    /// `cuda::atomic_ref<T, scope>`.
+    AtomicRef(ScalarTy, Scope),
+    Group(GroupKind),
+    /// A pointer to a function; its value is a function id (`u32`, 0 = null).
+    FnPtr,
+}
+
+/// A struct or class: its fields in layout order (base classes first).
+#[derive(Clone, Debug, Default)]
+pub struct StructDef {
+    pub fields: Vec<(String, CType)>,
+}
+
+/// Named types of the translation unit.
+#[derive(Clone, Debug, Default)]
+pub struct TypeTable {
+    pub structs: HashMap<String, StructDef>,
+    pub typedefs: HashMap<String, CType>,
+}
+
+impl CType {
+    pub fn scalar(&self) -> Option<ScalarTy> {
+        match self {
+            CType::Scalar(t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    pub fn is_aggregate(&self) -> bool {
+        matches!(self, CType::Vector(..) | CType::Struct(_))
+    }
+
+    /// The C spelling, for messages and the IR's element descriptions.
+    pub fn describe(&self) -> String {
+        match self {
+            CType::Void => "void".into(),
+            CType::Scalar(t) => c_name(*t).into(),
+            CType::Vector(_, _, name) => name.clone(),
+            CType::Struct(n) => format!("struct {n}"),
+            CType::Pointer(t) => format!("{}*", t.describe()),
+            CType::Array(t, Some(n)) => format!("{}[{}]", t.describe(), n),
+            CType::Array(t, None) => format!("{}[]", t.describe()),
+            CType::Atomic(t, s) => format!("cuda::atomic<{}, {}>", c_name(*t), s.name()),
+            CType::AtomicRef(t, s) => format!("cuda::atomic_ref<{}, {}>", c_name(*t), s.name()),
+            CType::Group(GroupKind::Block) => "thread_block".into(),
+            CType::Group(GroupKind::Grid) => "grid_group".into(),
+            CType::Group(GroupKind::Tile(n)) => format!("thread_block_tile<{n}>"),
+            CType::FnPtr => "function pointer".into(),
+        }
+    }
+}
+
+pub fn c_name(t: ScalarTy) -> &'static str {
+    match t {
+        ScalarTy::Bool => "bool",
+        ScalarTy::I8 => "char",
+        ScalarTy::U8 => "unsigned char",
+        ScalarTy::I16 => "short",
+        ScalarTy::U16 => "unsigned short",
+        ScalarTy::I32 => "int",
+        ScalarTy::U32 => "unsigned int",
+        ScalarTy::I64 => "long",
+        ScalarTy::U64 => "unsigned long",
+        ScalarTy::F16 => "half",
+        ScalarTy::F32 => "float",
+        ScalarTy::F64 => "double",
+    }
+}
+
+impl TypeTable {
+    /// Scalar slots of an object of type `ty`, or `None` when it cannot live
+    /// in memory (pointers, groups, unknown structs, unsized arrays).
+    pub fn slots(&self, ty: &CType) -> Option<Vec<ScalarTy>> {
+        self.slots_depth(ty, 0)
+    }
+
+    fn slots_depth(&self, ty: &CType, depth: u32) -> Option<Vec<ScalarTy>> {
+        if depth > 32 {
+            return None;
+        }
+        match ty {
+            CType::Scalar(t) | CType::Atomic(t, _) => Some(vec![*t]),
+            CType::FnPtr => Some(vec![ScalarTy::U32]),
+            CType::Vector(t, n, _) => Some(vec![*t; *n as usize]),
+            CType::Struct(name) => {
+                let def = self.structs.get(name)?;
+                let mut out = Vec::new();
+                for (_, f) in &def.fields {
+                    out.extend(self.slots_depth(f, depth + 1)?);
+                }
+                Some(out)
+            }
+            CType::Array(t, Some(n)) => {
+                let inner = self.slots_depth(t, depth + 1)?;
+                let n = usize::try_from(*n).ok()?;
+                if inner.len().checked_mul(n)? > 1 << 24 {
+                    return None;
+                }
+                Some(inner.repeat(n))
+            }
+            _ => None,
+        }
+    }
+
+    /// Number of slots (for index arithmetic); `None` as for [`Self::slots`].
+    pub fn slot_count(&self, ty: &CType) -> Option<u64> {
+        self.slots(ty).map(|s| s.len() as u64)
+    }
+
+    /// Fields of an aggregate with their slot offset.
+    pub fn fields(&self, ty: &CType) -> Option<Vec<(String, CType, u64)>> {
+        let list: Vec<(String, CType)> = match ty {
+            CType::Vector(t, n, _) => ["x", "y", "z", "w"]
+                .iter()
+                .take(*n as usize)
+                .map(|f| (f.to_string(), CType::Scalar(*t)))
+                .collect(),
+            CType::Struct(name) => self.structs.get(name)?.fields.clone(),
+            _ => return None,
+        };
+        let mut off = 0;
+        let mut out = Vec::new();
+        for (name, fty) in list {
+            let n = self.slot_count(&fty).unwrap_or(0);
+            out.push((name, fty, off));
+            off += n;
+        }
+        Some(out)
+    }
+}
+
+/// Built-in vector types: `float4` is four `f32` lanes, `dim3` three `u32`.
+pub fn vector_type(name: &str) -> Option<CType> {
+    if name == "dim3" {
+        return Some(CType::Vector(ScalarTy::U32, 3, "dim3".into()));
+    }
+    let (base, n) = name.split_at(name.len().checked_sub(1)?);
+    let n: u8 = n.parse().ok()?;
+    if !(1..=4).contains(&n) {
+        return None;
+    }
+    let t = match base {
+        "char" => ScalarTy::I8,
+        "uchar" => ScalarTy::U8,
+        "short" => ScalarTy::I16,
+        "ushort" => ScalarTy::U16,
+        "int" => ScalarTy::I32,
+        "uint" => ScalarTy::U32,
+        "long" | "longlong" => ScalarTy::I64,
+        "ulong" | "ulonglong" => ScalarTy::U64,
+        "float" => ScalarTy::F32,
+        "double" => ScalarTy::F64,
+        _ => return None,
+    };
+    Some(CType::Vector(t, n, name.to_string()))
+}
+
+/// Scalar type names that need no declaration (C, CUDA and common typedefs).
+pub fn named_scalar(name: &str) -> Option<ScalarTy> {
+    Some(match name {
+        "bool" | "_Bool" => ScalarTy::Bool,
+        "char" | "signed char" | "int8_t" => ScalarTy::I8,
+        "unsigned char" | "uchar" | "uint8_t" => ScalarTy::U8,
+        "short" | "int16_t" => ScalarTy::I16,
+        "unsigned short" | "ushort" | "uint16_t" => ScalarTy::U16,
+        "int" | "signed" | "int32_t" => ScalarTy::I32,
+        "unsigned" | "uint" | "uint32_t" | "unsigned int" => ScalarTy::U32,
+        "long" | "long long" | "int64_t" | "ptrdiff_t" | "intptr_t" | "ssize_t" => ScalarTy::I64,
+        "unsigned long" | "unsigned long long" | "ulong" | "uint64_t" | "size_t" | "uintptr_t" => {
+            ScalarTy::U64
+        }
+        "float" => ScalarTy::F32,
+        "double" => ScalarTy::F64,
+        "half" | "__half" => ScalarTy::F16,
+        _ => return None,
+    })
+}
+
+/// The C type of a `sized_type_specifier` such as `unsigned long long`.
+pub fn sized_scalar(words: &[&str]) -> Option<ScalarTy> {
+    let unsigned = words.contains(&"unsigned");
+    let longs = words.iter().filter(|w| **w == "long").count();
+    let base = if words.contains(&"char") {
+        8
+    } else if words.contains(&"short") {
+        16
+    } else if longs >= 1 {
+        64
+    } else if words.contains(&"double") {
+        return Some(ScalarTy::F64);
+    } else {
+        32
+    };
+    Some(match (base, unsigned) {
+        (8, false) => ScalarTy::I8,
+        (8, true) => ScalarTy::U8,
+        (16, false) => ScalarTy::I16,
+        (16, true) => ScalarTy::U16,
+        (32, false) => ScalarTy::I32,
+        (32, true) => ScalarTy::U32,
+        (_, false) => ScalarTy::I64,
+        (_, true) => ScalarTy::U64,
+    })
+}
+
+/// C's usual arithmetic conversions: the common type of two operands.
+pub fn common_type(a: ScalarTy, b: ScalarTy) -> ScalarTy {
+    use ScalarTy::*;
+    if a == F64 || b == F64 {
+        return F64;
+    }
+    if a == F32 || b == F32 || a == F16 || b == F16 {
+        return F32;
+    }
+    let (a, b) = (promote(a), promote(b));
+    if a == b {
+        return a;
+    }
+    let rank = |t: ScalarTy| t.bits();
+    match (a.is_signed(), b.is_signed()) {
+        (true, true) | (false, false) => {
+            if rank(a) >= rank(b) {
+                a
+            } else {
+                b
+            }
+        }
+        (s_a, _) => {
+            let (s, u) = if s_a { (a, b) } else { (b, a) };
+            if rank(u) >= rank(s) {
+                u
+            } else {
+                s
+            }
+        }
+    }
+}
+
+/// Integer promotion: types narrower than `int` become `int`.
+pub fn promote(t: ScalarTy) -> ScalarTy {
+    match t {
+        ScalarTy::Bool | ScalarTy::I8 | ScalarTy::U8 | ScalarTy::I16 | ScalarTy::U16 => {
+            ScalarTy::I32
+        }
+        ScalarTy::F16 => ScalarTy::F32,
+        t => t,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ScalarTy::*;
+
+    #[test]
+    fn usual_arithmetic_conversions() {
+        assert_eq!(common_type(I32, U32), U32);
+        assert_eq!(common_type(U8, I16), I32);
+        assert_eq!(common_type(I64, U32), I64);
+        assert_eq!(common_type(U64, I64), U64);
+        assert_eq!(common_type(I32, F32), F32);
+        assert_eq!(common_type(F32, F64), F64);
+    }
+
+    #[test]
+    fn vector_names() {
+        assert_eq!(
+            vector_type("float4"),
+            Some(CType::Vector(F32, 4, "float4".into()))
+        );
+        assert_eq!(
+            vector_type("uint2"),
+            Some(CType::Vector(U32, 2, "uint2".into()))
+        );
+        assert_eq!(vector_type("float5"), None);
+        assert_eq!(vector_type("x"), None);
+    }
+}
