@@ -1,0 +1,158 @@
+//! `warpsafe corpus DIR`: runs every annotated kernel under a folder and
+//! compares what happened with what its header expects.
+//!
+//! Until a verification engine exists, the run checks the front end: a
+//! kernel expected to verify or to fail verification must parse and lower;
+//! a kernel expected to be rejected by a compiler (`CLANG_ERROR`,
+//! `BUGLE_ERROR`, `front-end`) must get an error diagnostic.
+
+use crate::exit;
+use crate::input::load;
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use warpsafe_corpus::{parse_flags, parse_header, substitute_kernel_dir, Expectation};
+
+#[derive(Args)]
+pub struct CorpusArgs {
+    /// Folder searched recursively for `.cu` files with a `//pass` or `//xfail:` header.
+    pub dir: PathBuf,
+    /// What to run on each kernel.
+    #[arg(long, value_enum, default_value_t = Engine::Frontend)]
+    pub engine: Engine,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Also print the first diagnostic of each failing kernel.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Engine {
+    /// Parse and lower each kernel (the only engine so far).
+    Frontend,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Serialize)]
+struct Row {
+    path: String,
+    expected: String,
+    got: String,
+    ok: bool,
+    millis: f64,
+    /// The first error, as `file:line:col: message`.
+    detail: Option<String>,
+}
+
+pub fn run(args: CorpusArgs) -> Result<u8> {
+    if !args.dir.is_dir() {
+        bail!("`{}` is not a folder", args.dir.display());
+    }
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&args.dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "cu"))
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    let rows: Vec<Row> = files.par_iter().filter_map(|f| run_one(f)).collect();
+    let passed = rows.iter().filter(|r| r.ok).count();
+    let failed = rows.len() - passed;
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
+        Format::Text => print_table(&rows, args.verbose),
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { exit::OK } else { exit::FOUND })
+}
+
+fn run_one(path: &Path) -> Option<Row> {
+    let text = std::fs::read(path)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())?;
+    let header = parse_header(&text);
+    let expectation = header.expectation?;
+    let dir = path
+        .parent()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let args: Vec<String> = header
+        .flags
+        .iter()
+        .map(|a| substitute_kernel_dir(a, &dir))
+        .collect();
+    let expected = match &expectation {
+        Expectation::Pass => "pass".to_string(),
+        Expectation::Xfail(r) => format!("xfail:{r}"),
+    };
+    let wants_error = expectation.is_front_end_error();
+    let start = Instant::now();
+    let (got_error, detail) = match parse_flags(&args) {
+        Err(e) => (true, Some(format!("bad flags: {e}"))),
+        Ok(flags) => match load(path, &flags) {
+            Err(e) => (true, Some(format!("{e:#}"))),
+            Ok(loaded) => {
+                let first = loaded
+                    .output
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.is_error())
+                    .map(|d| {
+                        let at = d
+                            .span
+                            .map(|s| loaded.sources.describe(s))
+                            .unwrap_or_else(|| path.display().to_string());
+                        format!("{at}: {}", d.message)
+                    });
+                (
+                    first.is_some() || loaded.output.module.kernels.is_empty(),
+                    first,
+                )
+            }
+        },
+    };
+    let millis = start.elapsed().as_secs_f64() * 1000.0;
+    let got = if got_error {
+        "front-end error"
+    } else {
+        "lowered"
+    }
+    .to_string();
+    Some(Row {
+        path: path.display().to_string(),
+        expected,
+        got,
+        ok: got_error == wants_error,
+        millis,
+        detail,
+    })
+}
+
+fn print_table(rows: &[Row], verbose: bool) {
+    let width = rows.iter().map(|r| r.path.len()).max().unwrap_or(4).max(4);
+    println!(
+        "{:<6} {:<24} {:<16} {:>9}  {:<width$}",
+        "status", "expected", "got", "time(ms)", "kernel"
+    );
+    for r in rows {
+        let status = if r.ok { "ok" } else { "FAIL" };
+        println!(
+            "{:<6} {:<24} {:<16} {:>9.2}  {:<width$}",
+            status, r.expected, r.got, r.millis, r.path
+        );
+        if verbose && !r.ok {
+            if let Some(d) = &r.detail {
+                println!("       {d}");
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! Input flags shared by every command that reads a kernel (`-D`, `-I`,
+//! `--blockDim`, ...), in warpsafe's and GPUVerify's spellings, and loading
+//! a file through the front end.
+
+use anyhow::{Context, Result};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use warpsafe_corpus::{parse_dims, KernelFlags};
+use warpsafe_frontend::{Options, Output, PreprocOptions, SourceLoader};
+use warpsafe_source::{SourceFile, SourceMap};
+
+#[derive(Args, Clone, Debug, Default)]
+pub struct InputArgs {
+    /// Threads per block: `64`, `16,16` or `[16,16]` (GPUVerify: --blockDim).
+    #[arg(long = "block-dim", alias = "blockDim", value_name = "DIMS", value_parser = dims)]
+    pub block_dim: Option<[u64; 3]>,
+    /// Blocks per grid: `4`, `2,2` or `[2,2]` (GPUVerify: --gridDim).
+    #[arg(long = "grid-dim", alias = "gridDim", value_name = "DIMS", value_parser = dims)]
+    pub grid_dim: Option<[u64; 3]>,
+    /// Define a macro, as nvcc: -D NAME or -D NAME=VALUE.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Undefine a macro.
+    #[arg(short = 'U', value_name = "NAME")]
+    pub undefine: Vec<String>,
+    /// Add a folder to the `#include "..."` search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Only this kernel.
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// Template arguments for a template kernel, comma separated: `float,256`.
+    #[arg(long = "template-args", value_name = "ARGS", value_delimiter = ',')]
+    pub template_args: Option<Vec<String>>,
+}
+
+fn dims(s: &str) -> Result<[u64; 3], String> {
+    parse_dims(s).map_err(|e| e.to_string())
+}
+
+impl InputArgs {
+    /// The same settings as a [`KernelFlags`], the form corpus headers use.
+    pub fn to_flags(&self) -> KernelFlags {
+        KernelFlags {
+            block_dim: self.block_dim,
+            grid_dim: self.grid_dim,
+            defines: self
+                .define
+                .iter()
+                .map(|d| match d.split_once('=') {
+                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                    None => (d.clone(), None),
+                })
+                .collect(),
+            undefines: self.undefine.clone(),
+            include_dirs: self
+                .include
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            kernel: self.kernel.clone(),
+            template_args: self.template_args.clone(),
+            ..KernelFlags::default()
+        }
+    }
+}
+
+/// Reads `#include`d files from the file system.
+pub struct FsLoader;
+
+impl SourceLoader for FsLoader {
+    fn load(&self, path: &Path) -> Option<String> {
+        let bytes = std::fs::read(path).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+/// A front-end run over one file.
+pub struct Loaded {
+    pub sources: SourceMap,
+    pub output: Output,
+}
+
+/// Reads `path` and runs the front end with `flags`; dimensions from flags
+/// override those of launches found in the file.
+pub fn load(path: &Path, flags: &KernelFlags) -> Result<Loaded> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let mut sources = SourceMap::new();
+    let main = sources.add(SourceFile::new(path.display().to_string(), text, false));
+    let opts = Options {
+        preproc: PreprocOptions {
+            include_dirs: flags.include_dirs.iter().map(PathBuf::from).collect(),
+            defines: flags.defines.clone(),
+            undefines: flags.undefines.clone(),
+        },
+        kernel: flags.kernel.clone(),
+        template_args: flags.template_args.clone(),
+    };
+    let mut output = warpsafe_frontend::compile(main, &mut sources, &opts, &FsLoader);
+    for k in &mut output.module.kernels {
+        if flags.block_dim.is_some() {
+            k.launch.block = flags.block_dim;
+        }
+        if flags.grid_dim.is_some() {
+            k.launch.grid = flags.grid_dim;
+        }
+    }
+    Ok(Loaded { sources, output })
+}

@@ -1,0 +1,55 @@
+//! The `warpsafe` command line. The only crate that does I/O: it reads
+//! files, runs the pipeline stages and prints their results.
+//!
+//! Exit status: 0 when everything asked for succeeded (and, once engines
+//! run, was proven), 1 when errors were found (a corpus kernel that did
+//! not meet its expectation), 2 for unusable input (a diagnostic error,
+//! a bad flag, a missing file).
+
+mod corpus;
+mod input;
+mod ir;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "warpsafe",
+    version,
+    about = "Verifier for CUDA GPU kernels: data races, barrier divergence, assertion failures and weak-memory bugs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the kernel IR of a CUDA file (every kernel, or --kernel NAME).
+    Ir(ir::IrArgs),
+    /// Run every annotated kernel (GPUVerify test-suite format) under a folder.
+    Corpus(corpus::CorpusArgs),
+}
+
+/// Exit statuses, as documented in the README.
+pub mod exit {
+    pub const OK: u8 = 0;
+    pub const FOUND: u8 = 1;
+    pub const UNUSABLE: u8 = 2;
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Ir(args) => ir::run(args),
+        Command::Corpus(args) => corpus::run(args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(exit::UNUSABLE)
+        }
+    }
+}

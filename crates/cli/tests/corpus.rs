@@ -1,0 +1,66 @@
+//! The repository's own annotated kernels, run as a corpus: every kernel
+//! meets its header's expectation, and the summary line counts them.
+
+use insta_cmd::get_cargo_bin;
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn repository_corpus_meets_every_expectation() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(get_cargo_bin("warpsafe"))
+        .current_dir(&root)
+        .args(["corpus", "tests/kernels", "--verbose"])
+        .output()
+        .expect("invariant: the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let kernels = walk_count(&root.join("tests/kernels"));
+    assert!(
+        stdout.contains(&format!("{kernels} passed, 0 failed")),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+}
+
+#[test]
+fn corpus_reports_a_failure_with_exit_status_1() {
+    let dir = std::env::temp_dir().join(format!("warpsafe-corpus-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // Expected to pass, but does not parse.
+    std::fs::write(
+        dir.join("broken.cu"),
+        "//pass\n//--blockDim=32 --gridDim=1\n__global__ void k( {\n",
+    )
+    .expect("write");
+    // Expected to be rejected, and is.
+    std::fs::write(
+        dir.join("rejected.cu"),
+        "//xfail:CLANG_ERROR\n//--blockDim=32 --gridDim=1\n__global__ void k() { foo(); }\n",
+    )
+    .expect("write");
+    let out = Command::new(get_cargo_bin("warpsafe"))
+        .args(["corpus"])
+        .arg(&dir)
+        .output()
+        .expect("invariant: the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("1 passed, 1 failed"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn walk_count(dir: &Path) -> usize {
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).expect("readable dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            n += walk_count(&p);
+        } else if p.extension().is_some_and(|x| x == "cu") {
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            if warpsafe_corpus::parse_header(&text).expectation.is_some() {
+                n += 1;
+            }
+        }
+    }
+    n
+}
