@@ -29,6 +29,8 @@ pub struct FnItem<'t> {
     pub def: Node<'t>,
     pub quals: Quals,
     pub template: Vec<TemplateParam<'t>>,
+    /// The definition contains syntax errors (already reported).
+    pub broken: bool,
 }
 
 impl FnItem<'_> {
@@ -199,6 +201,7 @@ impl<'t> Items<'t> {
             def: n,
             quals: q,
             template: template.to_vec(),
+            broken: n.has_error(),
         });
     }
 

@@ -31,10 +31,14 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
         let Some(body) = f.def.child_by_field_name("body") else {
             continue;
         };
+        let env = HostConsts {
+            items,
+            locals: host_consts(syn, items, body),
+        };
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
             if n.kind() == "call_expression" {
-                if let Some(l) = launch_of(syn, items, n, body) {
+                if let Some(l) = launch_of(syn, &env, n, body) {
                     out.push(l);
                 }
             }
@@ -48,7 +52,7 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
 
 fn launch_of<'t>(
     syn: &'t Syntax,
-    items: &Items<'t>,
+    items: &dyn ConstEnv,
     call: Node<'t>,
     body: Node<'t>,
 ) -> Option<Launch<'t>> {
@@ -80,7 +84,7 @@ fn launch_of<'t>(
 }
 
 /// A launch dimension: an integer, `dim3(a, b, c)`, or a `dim3` local.
-fn dim_value(syn: &Syntax, items: &Items, n: Node, body: Node) -> Option<[u64; 3]> {
+fn dim_value(syn: &Syntax, items: &dyn ConstEnv, n: Node, body: Node) -> Option<[u64; 3]> {
     if let Some(v) = eval(syn, n, items) {
         return Some([u64::try_from(v).ok()?, 1, 1]);
     }
@@ -111,13 +115,13 @@ fn dim_value(syn: &Syntax, items: &Items, n: Node, body: Node) -> Option<[u64; 3
     }
 }
 
-fn dims_from_args(syn: &Syntax, items: &Items, args: Vec<Node>) -> Option<[u64; 3]> {
+fn dims_from_args(syn: &Syntax, items: &dyn ConstEnv, args: Vec<Node>) -> Option<[u64; 3]> {
     if args.len() > 3 {
         return None;
     }
     let mut d = [1u64; 3];
     for (i, a) in args.iter().enumerate() {
-        d[i] = u64::try_from(eval(syn, *a, items as &dyn ConstEnv)?).ok()?;
+        d[i] = u64::try_from(eval(syn, *a, items)?).ok()?;
     }
     Some(d)
 }
@@ -157,4 +161,52 @@ fn find_dim3_decl<'t>(syn: &Syntax, body: Node<'t>, name: &str) -> Option<Node<'
         stack.extend(n.named_children(&mut c));
     }
     found
+}
+
+/// File-scope constants, then the host function's own `const` locals.
+struct HostConsts<'a, 't> {
+    items: &'a Items<'t>,
+    locals: std::collections::HashMap<String, i128>,
+}
+
+impl ConstEnv for HostConsts<'_, '_> {
+    fn constant(&self, name: &str) -> Option<i128> {
+        self.locals
+            .get(name)
+            .copied()
+            .or_else(|| self.items.consts.get(name).copied())
+    }
+}
+
+/// `const int n = 1 << 20;` in a host function, in order of appearance.
+fn host_consts(syn: &Syntax, items: &Items, body: Node) -> std::collections::HashMap<String, i128> {
+    let mut out = std::collections::HashMap::new();
+    let mut decls = Vec::new();
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "declaration" && crate::decl::quals(syn, n).const_ {
+            decls.push(n);
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    decls.sort_by_key(|d| d.start_byte());
+    for d in decls {
+        for init in d.children_by_field_name("declarator", &mut d.walk()) {
+            let (Some(name), Some(value)) = (
+                init.child_by_field_name("declarator"),
+                init.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            let env = HostConsts {
+                items,
+                locals: out.clone(),
+            };
+            if let Some(v) = eval(syn, value, &env) {
+                out.insert(syn.text(name).to_string(), v);
+            }
+        }
+    }
+    out
 }

@@ -99,6 +99,19 @@ pub fn compile(
     }
     let mut module = Module::default();
     for f in kernels {
+        if f.broken {
+            diagnostics.push(
+                Diagnostic::note(
+                    "not-lowered",
+                    format!(
+                        "kernel `{}` was not lowered because of the syntax errors above",
+                        f.name
+                    ),
+                )
+                .at(name_span(&syn, f)),
+            );
+            continue;
+        }
         match lower_one(&syn, &items, f, opts, &launches) {
             Ok((kernel, warnings)) => {
                 diagnostics.extend(warnings);
@@ -111,6 +124,18 @@ pub fn compile(
         module,
         diagnostics,
     }
+}
+
+/// The span of a function's name (its whole definition if none is found).
+fn name_span(syn: &syntax::Syntax, f: &FnItem) -> warpsafe_source::Span {
+    let mut d = f.def.child_by_field_name("declarator");
+    while let Some(node) = d {
+        if node.kind() == "identifier" {
+            return syn.span(node);
+        }
+        d = node.child_by_field_name("declarator");
+    }
+    syn.span(f.def)
 }
 
 fn lower_one<'t>(

@@ -163,8 +163,9 @@ pub fn vector_type(name: &str) -> Option<CType> {
     if name == "dim3" {
         return Some(CType::Vector(ScalarTy::U32, 3, "dim3".into()));
     }
-    let (base, n) = name.split_at(name.len().checked_sub(1)?);
-    let n: u8 = n.parse().ok()?;
+    // The lane count is the last character, an ASCII digit.
+    let n = u8::try_from(name.chars().last()?.to_digit(10)?).ok()?;
+    let base = &name[..name.len() - 1];
     if !(1..=4).contains(&n) {
         return None;
     }
@@ -303,5 +304,8 @@ mod tests {
         );
         assert_eq!(vector_type("float5"), None);
         assert_eq!(vector_type("x"), None);
+        // Found by fuzzing: a multi-byte last character.
+        assert_eq!(vector_type("\u{556}"), None);
+        assert_eq!(vector_type(""), None);
     }
 }

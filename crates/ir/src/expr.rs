@@ -126,6 +126,11 @@ impl BinOp {
         )
     }
 
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    pub fn is_comparison(self) -> bool {
+        self.is_boolean() && !matches!(self, BinOp::And | BinOp::Or)
+    }
+
     /// Precedence for printing (higher binds tighter), as in C.
     pub fn precedence(self) -> u8 {
         match self {
@@ -176,6 +181,18 @@ impl Expr {
         match e {
             Expr::Const(Const::Bool(b), _) => Expr::bool(!b),
             Expr::Unary(UnOp::Not, _, inner) => *inner,
+            // Integer comparisons flip (not floats: NaN compares false both ways).
+            Expr::Binary(op, ty, a, b) if !ty.is_float() && op.is_comparison() => {
+                let flipped = match op {
+                    BinOp::Eq => BinOp::Ne,
+                    BinOp::Ne => BinOp::Eq,
+                    BinOp::Lt => BinOp::Ge,
+                    BinOp::Le => BinOp::Gt,
+                    BinOp::Gt => BinOp::Le,
+                    _ => BinOp::Lt,
+                };
+                Expr::Binary(flipped, ty, a, b)
+            }
             e => Expr::Unary(UnOp::Not, ScalarTy::Bool, Box::new(e)),
         }
     }
@@ -216,5 +233,30 @@ impl Expr {
             }
         });
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negation_flips_integer_comparisons_only() {
+        let v = || Box::new(Expr::Var(VarId(0)));
+        let lt = |ty| Expr::Binary(BinOp::Lt, ty, v(), v());
+        assert_eq!(
+            Expr::negate(lt(ScalarTy::I32)),
+            Expr::Binary(BinOp::Ge, ScalarTy::I32, v(), v())
+        );
+        // !(a < b) is not a >= b when a or b is NaN.
+        assert!(matches!(
+            Expr::negate(lt(ScalarTy::F32)),
+            Expr::Unary(UnOp::Not, _, _)
+        ));
+        assert_eq!(
+            Expr::negate(Expr::negate(Expr::Var(VarId(1)))),
+            Expr::Var(VarId(1))
+        );
+        assert_eq!(Expr::negate(Expr::bool(true)), Expr::bool(false));
     }
 }

@@ -304,7 +304,11 @@ impl Printer<'_> {
                     let kind = format!("{kind:?}").to_lowercase();
                     let t = format!("loop L{} ({}) {{", id.0, kind);
                     self.line(depth, &t, span);
-                    let test = format!("if !({}) break L{}", self.expr(cond), id.0);
+                    let test = format!(
+                        "if {} break L{}",
+                        self.expr(&Expr::negate(cond.clone())),
+                        id.0
+                    );
                     let trivial = matches!(cond, Expr::Const(Const::Bool(true), _));
                     if *check == LoopCheck::Before {
                         self.block(header, depth + 1);

@@ -325,6 +325,12 @@ impl<'t> Lowerer<'_, 't> {
         args: &[Node<'t>],
         n: Node<'t>,
     ) -> R<Value> {
+        if f.broken {
+            return Err(self.unsupported(
+                n,
+                format!("a call to `{}`, which has syntax errors", f.name),
+            ));
+        }
         if self.call_stack.contains(&f.name) {
             return Err(warpsafe_source::Diagnostic::error(
                 "recursion",
@@ -446,7 +452,9 @@ impl<'t> Lowerer<'_, 't> {
         self.returns.pop();
         let (mut block, ()) = lowered?;
         if needs_loop(&block, id) {
-            block.push(warpsafe_ir::Stmt::new(StmtKind::Break(id), span));
+            if !matches!(block.last().map(|s| &s.kind), Some(StmtKind::Break(l)) if *l == id) {
+                block.push(warpsafe_ir::Stmt::new(StmtKind::Break(id), span));
+            }
             self.emit(
                 StmtKind::Loop {
                     id,

@@ -390,12 +390,15 @@ impl<'t> Lowerer<'_, 't> {
                     vi += 1;
                     e
                 } else {
-                    let none = values.iter().fold(Expr::bool(true), |acc, val| {
-                        let ne =
-                            Expr::binary(warpsafe_ir::BinOp::Ne, sty, Expr::Var(v), val.clone());
-                        Expr::binary(warpsafe_ir::BinOp::And, ScalarTy::Bool, acc, ne)
-                    });
-                    none
+                    let ne = |val: &Expr| {
+                        Expr::binary(warpsafe_ir::BinOp::Ne, sty, Expr::Var(v), val.clone())
+                    };
+                    match values.split_first() {
+                        None => Expr::bool(true),
+                        Some((first, rest)) => rest.iter().fold(ne(first), |acc, val| {
+                            Expr::binary(warpsafe_ir::BinOp::And, ScalarTy::Bool, acc, ne(val))
+                        }),
+                    }
                 };
                 let cond = Expr::binary(
                     warpsafe_ir::BinOp::Or,
