@@ -65,6 +65,9 @@ impl InputArgs {
     }
 }
 
+/// Stack size of the front-end thread.
+const FRONTEND_STACK: usize = 64 << 20;
+
 /// Reads `#include`d files from the file system.
 pub struct FsLoader;
 
@@ -97,7 +100,24 @@ pub fn load(path: &Path, flags: &KernelFlags) -> Result<Loaded> {
         kernel: flags.kernel.clone(),
         template_args: flags.template_args.clone(),
     };
-    let mut output = warpsafe_frontend::compile(main, &mut sources, &opts, &FsLoader);
+    // The front end limits nesting depth; a large stack gives its recursive
+    // lowering a wide margin on every platform.
+    let mut output = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("frontend".into())
+            .stack_size(FRONTEND_STACK)
+            .spawn_scoped(scope, || {
+                warpsafe_frontend::compile(main, &mut sources, &opts, &FsLoader)
+            })
+            .map(|h| h.join())
+    })
+    .context("cannot start the front-end thread")?
+    .map_err(|_| {
+        anyhow::anyhow!(
+            "the front end crashed on `{}` (please report this)",
+            path.display()
+        )
+    })?;
     for k in &mut output.module.kernels {
         if flags.block_dim.is_some() {
             k.launch.block = flags.block_dim;

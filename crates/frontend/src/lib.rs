@@ -22,6 +22,14 @@ use warpsafe_source::{Diagnostic, FileId, SourceMap};
 
 pub use warpsafe_preproc::{Options as PreprocOptions, SourceLoader};
 
+/// Preprocessed text beyond this size is rejected before parsing (a 2,000
+/// line kernel file is about 70 KB).
+pub const MAX_PREPROCESSED_BYTES: usize = 4 << 20;
+
+/// Syntax nested deeper than this is rejected: lowering recurses over the
+/// syntax tree, and no hand-written kernel comes near it.
+pub const MAX_NESTING: usize = 256;
+
 /// What the user asked the front end for.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -55,6 +63,18 @@ pub fn compile(
     let pre = warpsafe_preproc::preprocess(main, sources, &opts.preproc, loader);
     let mut diagnostics = pre.diagnostics;
     let main_span = warpsafe_source::Span::new(main, 0, 0);
+    if pre.text.len() > MAX_PREPROCESSED_BYTES {
+        let message = format!(
+            "the preprocessed source is {} bytes; warpsafe reads at most {} (a runaway macro expansion?)",
+            pre.text.len(),
+            MAX_PREPROCESSED_BYTES
+        );
+        diagnostics.push(Diagnostic::error("too-large", message).at(main_span));
+        return Output {
+            module: Module::default(),
+            diagnostics,
+        };
+    }
     let Some(syn) = syntax::Syntax::parse(pre.text, pre.map) else {
         diagnostics
             .push(Diagnostic::error("parser", "the CUDA parser could not run").at(main_span));
@@ -63,6 +83,14 @@ pub fn compile(
             diagnostics,
         };
     };
+    if let Some(deep) = syntax::too_deep(&syn, MAX_NESTING) {
+        let message = format!("code nested more than {MAX_NESTING} levels deep is not supported");
+        diagnostics.push(Diagnostic::error("too-deep", message).at(deep));
+        return Output {
+            module: Module::default(),
+            diagnostics,
+        };
+    }
     let items = Items::collect(&syn);
     diagnostics.extend(items.diagnostics.iter().cloned());
     let launches = launch::find_launches(&syn, &items);

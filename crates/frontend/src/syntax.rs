@@ -195,3 +195,28 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
     fixes.sort();
     fixes
 }
+
+/// The span of a node nested deeper than `limit`, if there is one. Walks
+/// the tree with a cursor, without recursion.
+pub fn too_deep(syn: &Syntax, limit: usize) -> Option<Span> {
+    let mut cursor = syn.tree.walk();
+    let mut depth = 0usize;
+    loop {
+        if depth > limit {
+            return Some(syn.span(cursor.node()));
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+            depth -= 1;
+        }
+    }
+}

@@ -975,6 +975,16 @@ impl<'t> Lowerer<'_, 't> {
         } else {
             (ArrayOrigin::Shared, dims)
         };
+        let bytes = dims
+            .iter()
+            .product::<u64>()
+            .saturating_mul(slots.iter().map(|t| t.size_bytes()).sum());
+        if bytes > MAX_SHARED_BYTES {
+            return Err(self.unsupported(
+                d,
+                format!("the `__shared__` array `{name}` needs {bytes} bytes; a block has at most {MAX_SHARED_BYTES}"),
+            ));
+        }
         let id = self.new_array(name, MemSpace::Shared, origin, &elem, dims, slots, span);
         let ty = match ty {
             CType::Array(e, None) => CType::Array(e.clone(), None),
@@ -988,6 +998,9 @@ impl<'t> Lowerer<'_, 't> {
         })
     }
 }
+
+/// Shared memory of one block on the largest current GPUs (227 KiB).
+const MAX_SHARED_BYTES: u64 = 227 * 1024;
 
 /// Element type and dimensions of a (possibly nested) array type.
 pub fn array_shape(ty: &CType) -> (CType, Vec<u64>) {
