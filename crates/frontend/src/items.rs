@@ -31,6 +31,8 @@ pub struct FnItem<'t> {
     pub template: Vec<TemplateParam<'t>>,
     /// The definition contains syntax errors (already reported).
     pub broken: bool,
+    /// The struct or class a method belongs to (`None` for free functions).
+    pub owner: Option<String>,
 }
 
 impl FnItem<'_> {
@@ -97,8 +99,20 @@ impl<'t> Items<'t> {
         items
     }
 
+    /// Free functions (not methods) named `name`.
     pub fn functions(&self, name: &str) -> Vec<&FnItem<'t>> {
-        self.fns.iter().filter(|f| f.name == name).collect()
+        self.fns
+            .iter()
+            .filter(|f| f.name == name && f.owner.is_none())
+            .collect()
+    }
+
+    /// Methods named `name` of the struct or class `owner`.
+    pub fn methods(&self, owner: &str, name: &str) -> Vec<&FnItem<'t>> {
+        self.fns
+            .iter()
+            .filter(|f| f.name == name && f.owner.as_deref() == Some(owner))
+            .collect()
     }
 
     fn walk(&mut self, syn: &'t Syntax, node: Node<'t>, template: &[TemplateParam<'t>]) {
@@ -202,6 +216,7 @@ impl<'t> Items<'t> {
             quals: q,
             template: template.to_vec(),
             broken: n.has_error(),
+            owner: None,
         });
     }
 
@@ -309,6 +324,23 @@ impl<'t> Items<'t> {
             }
         }
         for field in named_children(body) {
+            if field.kind() == "function_definition" {
+                // A method defined in the class body.
+                let fname = field
+                    .child_by_field_name("declarator")
+                    .and_then(|d| function_name(syn, d));
+                if let Some(fname) = fname {
+                    self.fns.push(FnItem {
+                        name: fname,
+                        def: field,
+                        quals: quals(syn, field),
+                        template: Vec::new(),
+                        broken: field.has_error(),
+                        owner: Some(name.clone()),
+                    });
+                }
+                continue;
+            }
             if field.kind() != "field_declaration" {
                 continue;
             }
@@ -437,7 +469,7 @@ pub fn function_name(syn: &Syntax, mut d: Node) -> Option<String> {
                     .child_by_field_name("declarator")
                     .or_else(|| named_children(d).into_iter().next())?;
             }
-            "identifier" => return Some(syn.text(d).to_string()),
+            "identifier" | "field_identifier" => return Some(syn.text(d).to_string()),
             "template_function" => d = d.child_by_field_name("name")?,
             _ => return None,
         }

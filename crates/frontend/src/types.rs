@@ -131,6 +131,83 @@ impl TypeTable {
         }
     }
 
+    /// The C layout of an object of type `ty`: its size and alignment in
+    /// bytes (with C's padding) and the byte offset of each slot. `None` as
+    /// for [`Self::slots`].
+    pub fn layout(&self, ty: &CType) -> Option<Layout> {
+        self.layout_depth(ty, 0)
+    }
+
+    fn layout_depth(&self, ty: &CType, depth: u32) -> Option<Layout> {
+        if depth > 32 {
+            return None;
+        }
+        match ty {
+            CType::Scalar(t) | CType::Atomic(t, _) => {
+                let size = t.size_bytes();
+                Some(Layout {
+                    size,
+                    align: size,
+                    slots: vec![(0, *t)],
+                })
+            }
+            CType::FnPtr => Some(Layout {
+                size: 8,
+                align: 8,
+                slots: vec![(0, ScalarTy::U32)],
+            }),
+            CType::Vector(t, n, _) => {
+                let size = t.size_bytes();
+                // CUDA aligns 2- and 4-lane vectors to their whole size.
+                let align = if matches!(n, 2 | 4) {
+                    size * u64::from(*n)
+                } else {
+                    size
+                };
+                let slots = (0..u64::from(*n)).map(|i| (i * size, *t)).collect();
+                Some(
+                    Layout {
+                        size: size * u64::from(*n),
+                        align,
+                        slots,
+                    }
+                    .padded(),
+                )
+            }
+            CType::Struct(name) => {
+                let def = self.structs.get(name)?;
+                let mut out = Layout {
+                    size: 0,
+                    align: 1,
+                    slots: Vec::new(),
+                };
+                for (_, f) in &def.fields {
+                    let l = self.layout_depth(f, depth + 1)?;
+                    let off = out.size.next_multiple_of(l.align);
+                    out.slots.extend(l.slots.iter().map(|(o, t)| (off + o, *t)));
+                    out.size = off + l.size;
+                    out.align = out.align.max(l.align);
+                }
+                Some(out.padded())
+            }
+            CType::Array(t, Some(n)) => {
+                let l = self.layout_depth(t, depth + 1)?;
+                if (l.slots.len() as u64).checked_mul(*n)? > 1 << 24 {
+                    return None;
+                }
+                let slots = (0..*n)
+                    .flat_map(|i| l.slots.iter().map(move |(o, t)| (i * l.size + o, *t)))
+                    .collect();
+                Some(Layout {
+                    size: l.size.checked_mul(*n)?,
+                    align: l.align,
+                    slots,
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// Number of slots (for index arithmetic); `None` as for [`Self::slots`].
     pub fn slot_count(&self, ty: &CType) -> Option<u64> {
         self.slots(ty).map(|s| s.len() as u64)
@@ -155,6 +232,23 @@ impl TypeTable {
             off += n;
         }
         Some(out)
+    }
+}
+
+/// Where the scalar slots of an object lie in memory, as C lays it out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// `sizeof`, padding included.
+    pub size: u64,
+    pub align: u64,
+    /// Byte offset and type of each slot, in slot order.
+    pub slots: Vec<(u64, ScalarTy)>,
+}
+
+impl Layout {
+    fn padded(mut self) -> Layout {
+        self.size = self.size.next_multiple_of(self.align.max(1));
+        self
     }
 }
 
@@ -290,6 +384,44 @@ mod tests {
         assert_eq!(common_type(U64, I64), U64);
         assert_eq!(common_type(I32, F32), F32);
         assert_eq!(common_type(F32, F64), F64);
+    }
+
+    #[test]
+    fn c_layout_pads_structs() {
+        let mut t = TypeTable::default();
+        let s = |fields: &[(&str, CType)]| StructDef {
+            fields: fields
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.clone()))
+                .collect(),
+        };
+        t.structs.insert(
+            "A".into(),
+            s(&[("x", CType::Scalar(I16)), ("y", CType::Scalar(I8))]),
+        );
+        t.structs.insert(
+            "B".into(),
+            s(&[
+                ("c", CType::Scalar(I8)),
+                ("d", CType::Scalar(F64)),
+                ("e", CType::Scalar(I8)),
+            ]),
+        );
+        let a = t.layout(&CType::Struct("A".into())).expect("layout");
+        assert_eq!((a.size, a.align), (4, 2));
+        assert_eq!(a.slots, vec![(0, I16), (2, I8)]);
+        let b = t.layout(&CType::Struct("B".into())).expect("layout");
+        assert_eq!((b.size, b.align), (24, 8));
+        assert_eq!(b.slots, vec![(0, I8), (8, F64), (16, I8)]);
+        let arr = t
+            .layout(&CType::Array(Box::new(CType::Struct("A".into())), Some(2)))
+            .expect("layout");
+        assert_eq!(arr.size, 8);
+        assert_eq!(arr.slots[2], (4, I16));
+        let f4 = t
+            .layout(&vector_type("float4").expect("float4"))
+            .expect("layout");
+        assert_eq!((f4.size, f4.align), (16, 16));
     }
 
     #[test]

@@ -108,6 +108,9 @@ pub enum ParamKind {
     Array(ArrayId),
     /// A by-value aggregate, flattened into scalar parameters.
     Aggregate(Vec<crate::VarId>),
+    /// A parameter the kernel never uses, of a type the front end cannot
+    /// model (the reason); any use would have stopped lowering.
+    Unmodelled(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

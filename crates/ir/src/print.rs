@@ -65,6 +65,7 @@ impl Printer<'_> {
             .map(|p| match &p.kind {
                 ParamKind::Scalar(v) => format!("{}: {}", self.var(*v), k.var(*v).ty),
                 ParamKind::Array(a) => format!("{}: {}", p.name, self.array_type(k.array(*a))),
+                ParamKind::Unmodelled(_) => format!("{}: unused {}", p.name, p.c_type),
                 ParamKind::Aggregate(vs) => {
                     let fields: Vec<String> = vs.iter().map(|v| self.var(*v)).collect();
                     format!("{}: {} {{{}}}", p.name, p.c_type, fields.join(", "))

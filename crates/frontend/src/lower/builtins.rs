@@ -5,7 +5,7 @@
 //! Invariant: a built-in is either modelled exactly, modelled as an opaque
 //! pure function / unknown value (and then says so in the IR), or rejected.
 
-use super::value::{Place, Ptr, Value};
+use super::value::{Place, Value};
 use super::{Lowerer, R};
 use crate::syntax::named_children;
 use crate::types::{vector_type, CType, GroupKind};
@@ -525,6 +525,32 @@ impl<'t> Lowerer<'_, 't> {
                 return self.atomic_method(target, t, s, method, args, n);
             }
         }
+        // A method of a struct or class, inlined with its fields in scope.
+        if let Ok((block, place)) = self.block(|s| s.place(recv)) {
+            let owner = match &place {
+                Place::Agg(CType::Struct(s), _)
+                | Place::Mem {
+                    ty: CType::Struct(s),
+                    ..
+                } => Some(s.clone()),
+                _ => None,
+            };
+            if let Some(owner) = owner {
+                let found: Vec<_> = self
+                    .items
+                    .methods(&owner, method)
+                    .into_iter()
+                    .cloned()
+                    .collect();
+                if let Some(m) = found
+                    .iter()
+                    .find(|m| m.def.child_by_field_name("body").is_some())
+                {
+                    self.out.extend(block);
+                    return self.inline(m, None, args, n, Some(place));
+                }
+            }
+        }
         let g = self.value(recv)?;
         let Value::Group(kind) = g else {
             return Err(self.unsupported(
@@ -644,123 +670,6 @@ impl<'t> Lowerer<'_, 't> {
             span,
         );
         Ok(Value::Scalar(Expr::Var(dst), ty))
-    }
-
-    /// `memcpy(dst, src, bytes)` / `memset(dst, byte, bytes)` with a
-    /// constant length, as slot-by-slot loads and stores.
-    fn mem_intrinsic(&mut self, copy: bool, args: &[Node<'t>], n: Node<'t>) -> R<()> {
-        if args.len() != 3 {
-            return Err(self.unsupported(n, "memcpy/memset with other than three arguments"));
-        }
-        let len = crate::consteval::eval(self.syn, args[2], self);
-        let len = match len {
-            Some(l) => l,
-            None => {
-                let (e, _) = self.scalar(args[2])?;
-                e.as_const_int().ok_or_else(|| {
-                    self.unsupported(
-                        args[2],
-                        "memcpy/memset with a length that is not a compile-time constant",
-                    )
-                })?
-            }
-        };
-        let dv = self.value(args[0])?;
-        let dst = self.as_ptr(dv, args[0])?;
-        let src = if copy {
-            let sv = self.value(args[1])?;
-            Some(self.as_ptr(sv, args[1])?)
-        } else {
-            None
-        };
-        if dst.target.is_none() || src.as_ref().is_some_and(|s| s.target.is_none()) {
-            // The null pointer: an assertion failure, as any dereference.
-            let which = if dst.target.is_none() {
-                args[0]
-            } else {
-                args[1]
-            };
-            let p = Ptr {
-                pointee: CType::Scalar(ScalarTy::U8),
-                ..dst.clone()
-            };
-            let p = if dst.target.is_none() {
-                p
-            } else {
-                Ptr { target: None, ..p }
-            };
-            self.deref(p, which)?;
-            return Ok(());
-        }
-        let dslots = self.slots(&dst.pointee, args[0])?;
-        let size = dslots.first().map(|t| t.size_bytes()).unwrap_or(1) as i128;
-        if len % size != 0 || len / size > 1 << 16 {
-            return Err(self.unsupported(
-                n,
-                "memcpy/memset of a length that is not a whole number of elements",
-            ));
-        }
-        let count = (len / size) as usize;
-        let dst_arr = dst
-            .target
-            .ok_or_else(|| self.unsupported(n, "memcpy/memset through a null pointer"))?;
-        if let Some(src) = src {
-            let sslots = self.slots(&src.pointee, args[1])?;
-            let src_arr = src
-                .target
-                .ok_or_else(|| self.unsupported(n, "memcpy from a null pointer"))?;
-            for i in 0..count {
-                let off = Expr::int(i as i128, ScalarTy::I64);
-                let st = sslots[i % sslots.len().max(1)];
-                let dt = dslots[i % dslots.len().max(1)];
-                let sp = Place::Mem {
-                    array: src_arr,
-                    index: super::value::add_offset(src.offset.clone(), off.clone()),
-                    ty: CType::Scalar(st),
-                    volatile: src.volatile,
-                };
-                let dp = Place::Mem {
-                    array: dst_arr,
-                    index: super::value::add_offset(dst.offset.clone(), off),
-                    ty: CType::Scalar(dt),
-                    volatile: dst.volatile,
-                };
-                let v = self.read(&sp, n)?;
-                self.write(&dp, v, n)?;
-            }
-        } else {
-            let (b, bt) = self.scalar(args[1])?;
-            let byte = b.as_const_int().ok_or_else(|| {
-                self.unsupported(args[1], "memset with a value that is not a constant")
-            })?;
-            let _ = bt;
-            for i in 0..count {
-                let dt = dslots[i % dslots.len().max(1)];
-                let pattern = (0..dt.size_bytes()).fold(0i128, |acc, _| (acc << 8) | (byte & 0xff));
-                let value = if dt.is_float() {
-                    if byte != 0 {
-                        return Err(self.unsupported(
-                            n,
-                            "memset of floating-point memory with a non-zero byte",
-                        ));
-                    }
-                    Expr::Const(warpsafe_ir::Const::Float(0.0), dt)
-                } else {
-                    Expr::int(super::value::wrap(pattern, dt), dt)
-                };
-                let dp = Place::Mem {
-                    array: dst_arr,
-                    index: super::value::add_offset(
-                        dst.offset.clone(),
-                        Expr::int(i as i128, ScalarTy::I64),
-                    ),
-                    ty: CType::Scalar(dt),
-                    volatile: dst.volatile,
-                };
-                self.write(&dp, Value::Scalar(value, dt), n)?;
-            }
-        }
-        Ok(())
     }
 
     /// A file-scope `__device__`, `__constant__` or `__shared__` variable,

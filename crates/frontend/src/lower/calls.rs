@@ -90,7 +90,7 @@ impl<'t> Lowerer<'_, 't> {
         if chosen.is_kernel() && !chosen.quals.device {
             return Err(self.unsupported(n, "calling a `__global__` function from device code"));
         }
-        self.inline(&chosen, targs, &args, n)
+        self.inline(&chosen, targs, &args, n, None)
     }
 
     /// The id of a function usable through a function pointer (0 is null).
@@ -99,7 +99,10 @@ impl<'t> Lowerer<'_, 't> {
             .fns
             .iter()
             .position(|f| {
-                f.name == name && f.is_device() && f.def.child_by_field_name("body").is_some()
+                f.name == name
+                    && f.owner.is_none()
+                    && f.is_device()
+                    && f.def.child_by_field_name("body").is_some()
             })
             .map(|i| i as u32 + 1)
     }
@@ -115,6 +118,7 @@ impl<'t> Lowerer<'_, 't> {
             .enumerate()
             .filter(|(_, f)| {
                 f.quals.device
+                    && f.owner.is_none()
                     && f.template.is_empty()
                     && f.def.child_by_field_name("body").is_some()
             })
@@ -126,7 +130,7 @@ impl<'t> Lowerer<'_, 't> {
             .collect();
         if let Some(id) = target.as_const_int() {
             return match candidates.iter().find(|(c, _)| i128::from(*c) == id) {
-                Some((_, f)) => self.inline(&f.clone(), None, args, n),
+                Some((_, f)) => self.inline(&f.clone(), None, args, n, None),
                 None => Err(self.unsupported(
                     n,
                     "a call through a function pointer that points to no function of this file",
@@ -158,7 +162,7 @@ impl<'t> Lowerer<'_, 't> {
         )];
         for (id, f) in candidates.iter().rev() {
             let (then_, ()) = self.block(|s| {
-                let v = s.inline(f, None, args, n)?;
+                let v = s.inline(f, None, args, n, None)?;
                 if let Some(slot) = &slot {
                     s.write(slot, v, n)?;
                 }
@@ -318,12 +322,13 @@ impl<'t> Lowerer<'_, 't> {
         Vec::new()
     }
 
-    fn inline(
+    pub fn inline(
         &mut self,
         f: &FnItem<'t>,
         targs: Option<Node<'t>>,
         args: &[Node<'t>],
         n: Node<'t>,
+        this: Option<Place>,
     ) -> R<Value> {
         if f.broken {
             return Err(self.unsupported(
@@ -380,13 +385,29 @@ impl<'t> Lowerer<'_, 't> {
         self.call_stack.push(f.name.clone());
         let taken = self.scan_addr_taken(body);
         self.addr_taken.push(taken);
-        let result = self.inline_body(f, body, &params, values, ref_places, n);
+        let result = self
+            .bind_this(this, n)
+            .and_then(|()| self.inline_body(f, body, &params, values, ref_places, n));
         self.addr_taken.pop();
         self.call_stack.pop();
         self.loops = saved_loops;
         self.scopes = saved_scopes;
         self.tenv = saved_tenv;
         result
+    }
+
+    /// A method's fields are in scope by name (the implicit `this`).
+    fn bind_this(&mut self, this: Option<Place>, n: Node<'t>) -> R<()> {
+        let Some(this) = this else { return Ok(()) };
+        let ty = match &this {
+            Place::Agg(t, _) | Place::Mem { ty: t, .. } => t.clone(),
+            _ => CType::Void,
+        };
+        for (field, _, _) in self.items.types.fields(&ty).unwrap_or_default() {
+            let place = self.field(this.clone(), &field, n)?;
+            self.bind(&field, Binding::Place(place));
+        }
+        Ok(())
     }
 
     fn inline_body(

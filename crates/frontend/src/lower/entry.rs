@@ -39,20 +39,28 @@ impl<'t> Lowerer<'_, 't> {
             return Err(self.unsupported(p, "reference parameters of a kernel"));
         }
         let name = self.text(declared.name).to_string();
-        let c_type = self.text(p).to_string();
+        let c_type = declared.ty.describe();
         let span = self.span(p);
         let ty = match declared.ty {
             CType::Array(e, _) => CType::Pointer(e),
             t => t,
         };
-        let (place, kind) = self.param_place(&name, &ty, q.volatile, p, body)?;
+        let (binding, kind) = match self.param_place(&name, &ty, q.volatile, p, body) {
+            Ok((place, kind)) => (Binding::Place(place), kind),
+            // An unused parameter need not be modelled; a use reports this.
+            Err(d) if d.code == "unsupported" => {
+                let reason = d.message.clone();
+                (Binding::Unusable(d), ParamKind::Unmodelled(reason))
+            }
+            Err(d) => return Err(d),
+        };
         self.kernel.params.push(Param {
             name: name.clone(),
             c_type,
             kind,
             span,
         });
-        self.bind(&name, Binding::Place(place));
+        self.bind(&name, binding);
         Ok(())
     }
 
@@ -161,7 +169,7 @@ impl<'t> Lowerer<'_, 't> {
                     match k {
                         ParamKind::Scalar(v) => vars.push(v),
                         ParamKind::Aggregate(vs) => vars.extend(vs),
-                        ParamKind::Array(_) => {}
+                        ParamKind::Array(_) | ParamKind::Unmodelled(_) => {}
                     }
                     places.push(pl);
                 }

@@ -179,6 +179,7 @@ impl<'t> Lowerer<'_, 't> {
             Some(Binding::Place(p)) => return self.read(&p, n),
             Some(Binding::Const(v, t)) => return Ok(Value::Scalar(Expr::int(v, t), t)),
             Some(Binding::Group(g)) => return Ok(Value::Group(g)),
+            Some(Binding::Unusable(d)) => return Err(d.with_label(self.span(n), "used here")),
             None => {}
         }
         if let Some(v) = crate::consteval::ConstEnv::constant(self, name) {
@@ -563,11 +564,7 @@ impl<'t> Lowerer<'_, 't> {
                 inner.filter(|i| i.kind() == "identifier" && self.lookup(self.text(*i)).is_none())
             {
                 if let Ok(ty) = self.type_cx().base_type_named(id) {
-                    let bytes = self
-                        .slots(&ty, n)?
-                        .iter()
-                        .map(|t| t.size_bytes())
-                        .sum::<u64>();
+                    let bytes = self.size_of(&ty, n)?;
                     return Ok(Value::Scalar(
                         Expr::int(bytes as i128, ScalarTy::U64),
                         ScalarTy::U64,
@@ -585,18 +582,24 @@ impl<'t> Lowerer<'_, 't> {
                 _ => return Err(self.unsupported(n, "sizeof of this expression")),
             }
         };
-        let bytes = match &ty {
-            CType::Pointer(_) => 8,
-            _ => self
-                .slots(&ty, n)?
-                .iter()
-                .map(|t| t.size_bytes())
-                .sum::<u64>(),
-        };
+        let bytes = self.size_of(&ty, n)?;
         Ok(Value::Scalar(
             Expr::int(bytes as i128, ScalarTy::U64),
             ScalarTy::U64,
         ))
+    }
+
+    /// `sizeof(ty)` with C's padding and alignment.
+    pub fn size_of(&self, ty: &CType, n: Node) -> R<u64> {
+        match ty {
+            CType::Pointer(_) => Ok(8),
+            _ => self
+                .items
+                .types
+                .layout(ty)
+                .map(|l| l.size)
+                .ok_or_else(|| self.unsupported(n, format!("`sizeof` of `{}`", ty.describe()))),
+        }
     }
 
     pub fn address_of(&mut self, p: Place, n: Node) -> R<Value> {

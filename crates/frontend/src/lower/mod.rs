@@ -12,6 +12,7 @@ mod calls;
 mod cuda_atomic;
 mod entry;
 mod expr;
+mod memcpy;
 mod place;
 mod stmt;
 mod value;
@@ -42,6 +43,9 @@ pub enum Binding {
     /// A compile-time constant (template argument, `const` local).
     Const(i128, ScalarTy),
     Group(GroupKind),
+    /// A kernel parameter of a type warpsafe cannot model: using it is an
+    /// error (this one), declaring it is not.
+    Unusable(Diagnostic),
 }
 
 /// The innermost construct that `break`/`continue`/`return` leave.
@@ -81,6 +85,9 @@ pub struct Lowerer<'a, 't> {
     next_loop: u32,
     /// The array each pointer variable (by its offset variable) points into.
     ptr_targets: HashMap<VarId, Option<ArrayId>>,
+    /// Variables known to hold a constant at the current point of
+    /// straight-line code (`size_t len = 4; memcpy(..., len)`).
+    known: HashMap<VarId, i128>,
     /// Local names whose address is taken in the function being lowered.
     addr_taken: Vec<HashSet<String>>,
     names: HashMap<String, u32>,
@@ -120,6 +127,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             goto_targets: HashMap::new(),
             next_loop: 0,
             ptr_targets: HashMap::new(),
+            known: HashMap::new(),
             addr_taken: Vec::new(),
             names: HashMap::new(),
             warnings: Vec::new(),
@@ -229,7 +237,56 @@ impl<'a, 't> Lowerer<'a, 't> {
     }
 
     pub fn emit(&mut self, kind: StmtKind, span: Span) {
-        self.out.push(Stmt::new(kind, span));
+        let stmt = Stmt::new(kind, span);
+        self.track_constants(&stmt);
+        self.out.push(stmt);
+    }
+
+    /// Keeps `known` true after `stmt`: a constant assignment records the
+    /// constant; any other write, or any write inside a branch or loop,
+    /// forgets the variable.
+    fn track_constants(&mut self, stmt: &Stmt) {
+        let mut forget = |s: &Stmt| match &s.kind {
+            StmtKind::Assign { dst, .. }
+            | StmtKind::Havoc { dst, .. }
+            | StmtKind::Load { dst, .. }
+            | StmtKind::Rmw { dst: Some(dst), .. }
+            | StmtKind::Cas { dst: Some(dst), .. }
+            | StmtKind::Barrier {
+                reduce: Some((_, _, dst)),
+                ..
+            } => {
+                self.known.remove(dst);
+            }
+            _ => {}
+        };
+        match &stmt.kind {
+            StmtKind::Assign { dst, value } => match value.as_const_int() {
+                Some(c) => {
+                    self.known.insert(*dst, c);
+                }
+                None => {
+                    self.known.remove(dst);
+                }
+            },
+            StmtKind::If { .. } | StmtKind::Loop { .. } => {
+                for child in stmt.children() {
+                    warpsafe_ir::walk_block(child, &mut forget);
+                }
+            }
+            _ => forget(stmt),
+        }
+    }
+
+    /// The constant value of an expression, through known variables.
+    pub fn known_constant(&self, e: &warpsafe_ir::Expr) -> Option<i128> {
+        match e {
+            warpsafe_ir::Expr::Var(v) => self.known.get(v).copied(),
+            warpsafe_ir::Expr::Cast(t, inner) if t.is_integer() => {
+                self.known_constant(inner).map(|v| value::wrap(v, *t))
+            }
+            e => e.as_const_int(),
+        }
     }
 
     /// Lowers `f` into a fresh block and returns it, restoring the current one.

@@ -16,6 +16,7 @@ impl<'t> Lowerer<'_, 't> {
                 let name = self.text(n);
                 match self.lookup(name) {
                     Some(Binding::Place(p)) => Ok(p),
+                    Some(Binding::Unusable(d)) => Err(d),
                     Some(_) => Err(self.unsupported(n, format!("`{name}` is not assignable"))),
                     None => match self.global(name, n)? {
                         Some(p) => Ok(p),

@@ -1,0 +1,202 @@
+//! `memcpy`/`memset` (and the `__builtin_` forms) with a length known at
+//! lowering time, as slot-by-slot loads and stores over C's byte layout.
+//!
+//! Invariants: every slot whose bytes the call touches is read (source)
+//! and written (destination), so races are never missed; a slot only partly
+//! covered, or covered by source bytes of another type, receives an unknown
+//! value (reported as an approximation), never a made-up one.
+
+use super::value::{add_offset, Place, Ptr, Value};
+use super::{Lowerer, R};
+use crate::types::CType;
+use tree_sitter::Node;
+use warpsafe_ir::{Const, Expr, ScalarTy, StmtKind};
+
+/// One slot a byte range touches: its place, type and byte range relative
+/// to the pointer.
+struct Touched {
+    place: Place,
+    ty: ScalarTy,
+    lo: u64,
+    hi: u64,
+}
+
+/// The most slots one call may expand to.
+const MAX_SLOTS: u64 = 1 << 16;
+
+impl<'t> Lowerer<'_, 't> {
+    pub fn mem_intrinsic(&mut self, copy: bool, args: &[Node<'t>], n: Node<'t>) -> R<()> {
+        if args.len() != 3 {
+            return Err(self.unsupported(n, "memcpy/memset with other than three arguments"));
+        }
+        let dv = self.value(args[0])?;
+        let dst = self.as_ptr(dv, args[0])?;
+        let src = if copy {
+            let sv = self.value(args[1])?;
+            Some(self.as_ptr(sv, args[1])?)
+        } else {
+            None
+        };
+        let fill = if copy {
+            None
+        } else {
+            Some(self.scalar(args[1])?)
+        };
+        let len = match crate::consteval::eval(self.syn, args[2], self) {
+            Some(l) => l,
+            None => {
+                let (e, _) = self.scalar(args[2])?;
+                self.known_constant(&e).ok_or_else(|| {
+                    self.unsupported(
+                        args[2],
+                        "memcpy/memset with a length that is not known at compile time",
+                    )
+                })?
+            }
+        };
+        let len = u64::try_from(len)
+            .map_err(|_| self.unsupported(args[2], "a negative memcpy/memset length"))?;
+        if dst.target.is_none() || src.as_ref().is_some_and(|s| s.target.is_none()) {
+            // The null pointer: an assertion failure, as any dereference.
+            let (p, at) = match &src {
+                Some(s) if dst.target.is_some() => (s.clone(), args[1]),
+                _ => (dst.clone(), args[0]),
+            };
+            self.deref(
+                Ptr {
+                    pointee: CType::Scalar(ScalarTy::U8),
+                    ..p
+                },
+                at,
+            )?;
+            return Ok(());
+        }
+        let dst_slots = self.touched(&dst, len, args[0])?;
+        let mut approximate = false;
+        match src {
+            Some(src) => {
+                let src_slots = self.touched(&src, len, args[1])?;
+                let mut read = Vec::new();
+                for s in &src_slots {
+                    let v = self.read(&s.place, n)?;
+                    read.push((s.lo, s.hi, s.ty, v));
+                }
+                for d in &dst_slots {
+                    let same = read
+                        .iter()
+                        .find(|(lo, hi, ty, _)| *lo == d.lo && *hi == d.hi && *ty == d.ty);
+                    let whole = d.hi - d.lo == d.ty.size_bytes();
+                    let value = match same {
+                        Some((.., v)) if whole => v.clone(),
+                        _ => {
+                            approximate = true;
+                            self.unknown(
+                                d.ty,
+                                "bytes copied by memcpy into part of a value or across types",
+                                n,
+                            )
+                        }
+                    };
+                    self.write(&d.place, value, n)?;
+                }
+            }
+            None => {
+                let (b, _) = fill.expect("invariant: memset has a fill value");
+                let byte = self.known_constant(&b);
+                for d in &dst_slots {
+                    let whole = d.hi - d.lo == d.ty.size_bytes();
+                    let value = match byte {
+                        Some(byte) if whole && !d.ty.is_float() => {
+                            let pattern = (0..d.ty.size_bytes())
+                                .fold(0i128, |acc, _| (acc << 8) | (byte & 0xff));
+                            Value::Scalar(Expr::int(super::value::wrap(pattern, d.ty), d.ty), d.ty)
+                        }
+                        Some(0) if whole => {
+                            Value::Scalar(Expr::Const(Const::Float(0.0), d.ty), d.ty)
+                        }
+                        _ => {
+                            approximate = true;
+                            self.unknown(
+                                d.ty,
+                                "bytes set by memset into part of a value or with an unknown byte",
+                                n,
+                            )
+                        }
+                    };
+                    self.write(&d.place, value, n)?;
+                }
+            }
+        }
+        if approximate {
+            self.warn(n, "this memcpy/memset covers values only in part (or across types): those values become unknown, and every touched value counts as accessed");
+        }
+        Ok(())
+    }
+
+    /// The slots the bytes `[0, len)` from `ptr` touch, by the pointee's
+    /// C layout repeated.
+    fn touched(&self, ptr: &Ptr, len: u64, n: Node) -> R<Vec<Touched>> {
+        let array = ptr
+            .target
+            .expect("invariant: null pointers are handled before");
+        let layout = self
+            .items
+            .types
+            .layout(&ptr.pointee)
+            .filter(|l| l.size > 0)
+            .ok_or_else(|| {
+                self.unsupported(
+                    n,
+                    format!("memcpy/memset through a `{}*`", ptr.pointee.describe()),
+                )
+            })?;
+        let per = layout.slots.len() as u64;
+        let elems = len.div_ceil(layout.size);
+        if elems.saturating_mul(per) > MAX_SLOTS {
+            return Err(
+                self.unsupported(n, format!("memcpy/memset of more than {MAX_SLOTS} values"))
+            );
+        }
+        let mut out = Vec::new();
+        for e in 0..elems {
+            for (k, (off, ty)) in layout.slots.iter().enumerate() {
+                let lo = e * layout.size + off;
+                if lo >= len {
+                    continue;
+                }
+                let hi = (lo + ty.size_bytes()).min(len);
+                let index = add_offset(
+                    ptr.offset.clone(),
+                    Expr::int((e * per + k as u64) as i128, ScalarTy::I64),
+                );
+                let place = Place::Mem {
+                    array,
+                    index,
+                    ty: CType::Scalar(*ty),
+                    volatile: ptr.volatile,
+                };
+                out.push(Touched {
+                    place,
+                    ty: *ty,
+                    lo,
+                    hi,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// A fresh unknown value of type `ty`.
+    fn unknown(&mut self, ty: ScalarTy, reason: &str, n: Node) -> Value {
+        let span = self.span(n);
+        let dst = self.temp(ty, span);
+        self.emit(
+            StmtKind::Havoc {
+                dst,
+                reason: reason.to_string(),
+            },
+            span,
+        );
+        Value::Scalar(Expr::Var(dst), ty)
+    }
+}
