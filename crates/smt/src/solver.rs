@@ -1,0 +1,453 @@
+//! [`Solver`]: one incremental SMT-LIB2 session with a solver subprocess.
+//!
+//! Commands that print nothing on success (`declare-const`, `assert`,
+//! `push`, `pop`) are buffered and written before the next request that
+//! reads an answer (`check-sat`, `get-value`, `get-model`); an `(error ...)`
+//! one of them provokes is read, in order, before that answer, and fails the
+//! request. No `:print-success` round trips are needed.
+//!
+//! Soundness invariants:
+//! - `Unsat` is returned only when the solver printed exactly `unsat` as the
+//!   answer to `check-sat`, with no error before it in its output.
+//! - A query that runs out of time is `CheckResult::Unknown("timeout after N
+//!   ms")`: either the solver's own limit fired (it answers `unknown` and
+//!   stays usable) or the watchdog killed it `grace` after the limit.
+//! - Any other failure is an `SmtError`, after which the solver is *dead*:
+//!   its process is killed and every later request fails with
+//!   `SmtError::Dead`. Start a new `Solver` to go on.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::config::{SolverConfig, SolverKind};
+use crate::error::SmtError;
+use crate::limits::{Permit, ProcessLimit};
+use crate::locate::locate;
+use crate::process::{Event, SolverProcess, WaitError};
+use crate::sexp::Sexp;
+use crate::term::{self, Sort, Term};
+use crate::transcript::Transcript;
+use crate::value::{decode_get_value, decode_model, truncate, Value};
+
+/// The answer to `check-sat`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CheckResult {
+    /// Satisfiable; a model can be queried.
+    Sat,
+    /// Unsatisfiable.
+    Unsat,
+    /// The solver gave up; the reason is `timeout after N ms` for timeouts,
+    /// otherwise the solver's `:reason-unknown` (e.g. `incomplete`).
+    Unknown(String),
+}
+
+impl CheckResult {
+    /// Whether this is `Sat`.
+    pub fn is_sat(&self) -> bool {
+        matches!(self, CheckResult::Sat)
+    }
+
+    /// Whether this is `Unsat`.
+    pub fn is_unsat(&self) -> bool {
+        matches!(self, CheckResult::Unsat)
+    }
+
+    /// Whether this is an `Unknown` caused by the time limit.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, CheckResult::Unknown(r) if r.starts_with("timeout after"))
+    }
+}
+
+/// An incremental SMT-LIB2 session with one solver process.
+///
+/// Holds a slot of its [`ProcessLimit`] from before the process starts until
+/// after it has been killed on drop.
+#[derive(Debug)]
+pub struct Solver {
+    // Declared before `_permit`: fields drop in order, so the process is
+    // killed and reaped before the slot is given back.
+    process: SolverProcess,
+    kind: SolverKind,
+    timeout: Option<Duration>,
+    grace: Duration,
+    transcript: Option<Transcript>,
+    /// Commands written since the last flush.
+    buffered: String,
+    depth: usize,
+    dead: Option<String>,
+    _permit: Permit,
+}
+
+impl Solver {
+    /// Finds the solver binary, waits for a free slot of the process limit,
+    /// starts the process and sends the options and logic.
+    pub fn start(config: SolverConfig) -> Result<Solver, SmtError> {
+        let program = locate(config.kind, config.program.as_deref())?;
+        let args = config
+            .args
+            .clone()
+            .unwrap_or_else(|| config.kind.default_args());
+        let limit = config.limit.clone().unwrap_or_else(ProcessLimit::global);
+        let permit = limit.acquire();
+        let process = SolverProcess::spawn(&program, &args)?;
+        if let Some(t) = &config.transcript {
+            t.comment(&format!(
+                "warpsafe-smt session: {} {}",
+                program.display(),
+                args.join(" ")
+            ));
+            if let Some(timeout) = config.timeout {
+                t.comment(&format!(
+                    "each check-sat: {} ms, killed after {} ms more",
+                    timeout.as_millis(),
+                    config.grace.as_millis()
+                ));
+            }
+        }
+        let mut solver = Solver {
+            process,
+            kind: config.kind,
+            timeout: config.timeout,
+            grace: config.grace,
+            transcript: config.transcript,
+            buffered: String::new(),
+            depth: 0,
+            dead: None,
+            _permit: permit,
+        };
+        if config.produce_models {
+            solver.command(&term::app(
+                "set-option",
+                [Sexp::atom(":produce-models"), term::bool(true)],
+            ))?;
+        }
+        if let Some(timeout) = config.timeout {
+            solver.command(&config.kind.timeout_option(timeout.as_millis().max(1)))?;
+        }
+        if let Some(logic) = &config.logic {
+            let logic = Sexp::symbol(logic)
+                .ok_or_else(|| SmtError::Usage(format!("invalid logic name `{logic}`")))?;
+            solver.command(&term::app("set-logic", [logic]))?;
+        }
+        Ok(solver)
+    }
+
+    /// Which solver this is.
+    pub fn kind(&self) -> SolverKind {
+        self.kind
+    }
+
+    /// The binary that runs.
+    pub fn program(&self) -> &Path {
+        self.process.program()
+    }
+
+    /// The transcript this session records into, if any.
+    pub fn transcript(&self) -> Option<&Transcript> {
+        self.transcript.as_ref()
+    }
+
+    /// Sends a command that prints nothing on success (`set-option`,
+    /// `define-sort`, `define-fun`, ...). Do not use it for commands that
+    /// answer, nor to turn on `:print-success`.
+    pub fn command(&mut self, command: &Sexp) -> Result<(), SmtError> {
+        self.alive()?;
+        let text = command.to_string();
+        if let Some(t) = &self.transcript {
+            t.command(&text);
+        }
+        self.buffered.push_str(&text);
+        self.buffered.push('\n');
+        Ok(())
+    }
+
+    /// `(declare-const name sort)`; returns the constant as a term. Names
+    /// are quoted as `|name|` when needed; a name that clashes with an
+    /// SMT-LIB2 reserved word or theory symbol (`true`, `assert`, `+`) is
+    /// rejected by the solver at the next answer (`SmtError::Solver`), so
+    /// engines should prefix their names.
+    pub fn declare_const(&mut self, name: &str, sort: &Sort) -> Result<Term, SmtError> {
+        let symbol = symbol(name)?;
+        self.command(&term::app(
+            "declare-const",
+            [symbol.clone(), sort.to_sexp()],
+        ))?;
+        Ok(symbol)
+    }
+
+    /// `(declare-fun name (args...) result)`; returns the function symbol,
+    /// to apply with [`term::app`].
+    pub fn declare_fun(
+        &mut self,
+        name: &str,
+        args: &[Sort],
+        result: &Sort,
+    ) -> Result<Term, SmtError> {
+        let symbol = symbol(name)?;
+        let params = Sexp::list(args.iter().map(Sort::to_sexp));
+        self.command(&term::app(
+            "declare-fun",
+            [symbol.clone(), params, result.to_sexp()],
+        ))?;
+        Ok(symbol)
+    }
+
+    /// `(assert term)`.
+    pub fn assert(&mut self, term: &Term) -> Result<(), SmtError> {
+        self.command(&term::app("assert", [term.clone()]))
+    }
+
+    /// `(push 1)`.
+    pub fn push(&mut self) -> Result<(), SmtError> {
+        self.command(&term::app("push", [Sexp::atom("1")]))?;
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// `(pop 1)`; fails without a matching [`Solver::push`].
+    pub fn pop(&mut self) -> Result<(), SmtError> {
+        if self.depth == 0 {
+            return Err(SmtError::Usage("pop without a matching push".to_owned()));
+        }
+        self.command(&term::app("pop", [Sexp::atom("1")]))?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// The number of open [`Solver::push`] scopes.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// `(check-sat)`.
+    pub fn check(&mut self) -> Result<CheckResult, SmtError> {
+        self.check_command(Sexp::list([Sexp::atom("check-sat")]))
+    }
+
+    /// `(check-sat-assuming (lits...))`: checks with `assumptions` (Boolean
+    /// constants or their negations) added for this query only.
+    pub fn check_assuming(&mut self, assumptions: &[Term]) -> Result<CheckResult, SmtError> {
+        self.check_command(term::app(
+            "check-sat-assuming",
+            [Sexp::list(assumptions.iter().cloned())],
+        ))
+    }
+
+    /// `(get-value (terms...))` after a `Sat` check: one value per term, in
+    /// order.
+    pub fn get_values(&mut self, terms: &[Term]) -> Result<Vec<Value>, SmtError> {
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let answer = self.request(
+            term::app("get-value", [Sexp::list(terms.iter().cloned())]),
+            "a get-value answer",
+        )?;
+        decode_get_value(&answer, terms.len()).map_err(|e| self.fail(e))
+    }
+
+    /// `(get-model)` after a `Sat` check: the value of every declared
+    /// constant, by name.
+    pub fn get_model(&mut self) -> Result<Vec<(String, Value)>, SmtError> {
+        let answer = self.request(Sexp::list([Sexp::atom("get-model")]), "a model")?;
+        decode_model(&answer).map_err(|e| self.fail(e))
+    }
+
+    fn check_command(&mut self, command: Sexp) -> Result<CheckResult, SmtError> {
+        self.command(&command)?;
+        self.flush();
+        let start = Instant::now();
+        let deadline = self.timeout.map(|t| start + t + self.grace);
+        let answer = match self.read_answer(deadline, &command, "sat, unsat or unknown") {
+            Ok(answer) => answer,
+            Err(Failure::Deadline) => return Ok(self.watchdog_kill(start)),
+            Err(Failure::Error(e)) => return Err(self.fail(e)),
+        };
+        match answer.as_atom() {
+            Some("sat") => Ok(CheckResult::Sat),
+            Some("unsat") => Ok(CheckResult::Unsat),
+            Some("unknown") => self.reason_unknown(deadline, start),
+            _ => Err(self.fail(SmtError::UnexpectedResponse {
+                expected: "sat, unsat or unknown",
+                got: truncate(&answer.to_string()),
+            })),
+        }
+    }
+
+    /// Asks why the solver answered `unknown` and words it as the reason.
+    fn reason_unknown(
+        &mut self,
+        deadline: Option<Instant>,
+        start: Instant,
+    ) -> Result<CheckResult, SmtError> {
+        let command = term::app("get-info", [Sexp::atom(":reason-unknown")]);
+        self.command(&command)?;
+        self.flush();
+        // The solver has just answered, so this is quick; allow at least
+        // `grace` even when the query used up its time.
+        let deadline = deadline.map(|d| d.max(Instant::now() + self.grace));
+        let reason = match self.read_answer(deadline, &command, "a reason-unknown answer") {
+            Ok(answer) => match answer.as_list() {
+                Some([key, reason]) if key.as_atom() == Some(":reason-unknown") => reason
+                    .as_string_literal()
+                    .unwrap_or_else(|| reason.to_string()),
+                _ => answer.to_string(),
+            },
+            Err(Failure::Error(SmtError::Unsupported { .. })) => "unknown".to_owned(),
+            Err(Failure::Deadline) => return Ok(self.watchdog_kill(start)),
+            Err(Failure::Error(e)) => {
+                // The answer was `unknown` either way; the session is not
+                // trusted after a failure.
+                let reason = format!("unknown ({e})");
+                self.fail(e);
+                return Ok(CheckResult::Unknown(reason));
+            }
+        };
+        let lower = reason.to_ascii_lowercase();
+        let timed_out = ["timeout", "cancel", "resource"]
+            .iter()
+            .any(|word| lower.contains(word));
+        Ok(CheckResult::Unknown(match self.timeout {
+            Some(t) if timed_out => timeout_reason(t),
+            _ => reason,
+        }))
+    }
+
+    /// Sends a command that has one answer and returns the answer.
+    fn request(&mut self, command: Sexp, expected: &'static str) -> Result<Sexp, SmtError> {
+        self.command(&command)?;
+        self.flush();
+        let after = self.timeout.map(|t| t + self.grace);
+        match self.read_answer(after.map(|a| Instant::now() + a), &command, expected) {
+            Ok(answer) => Ok(answer),
+            Err(Failure::Error(e)) => Err(self.fail(e)),
+            Err(Failure::Deadline) => Err(self.fail(SmtError::Unresponsive {
+                command: truncate(&command.to_string()),
+                after: after.unwrap_or_default(),
+            })),
+        }
+    }
+
+    /// Reads the next answer; an `(error ...)`, `unsupported`, garbage or
+    /// end of output is a failure.
+    fn read_answer(
+        &mut self,
+        deadline: Option<Instant>,
+        command: &Sexp,
+        expected: &'static str,
+    ) -> Result<Sexp, Failure> {
+        let event = match self.process.recv(deadline) {
+            Ok(event) => event,
+            Err(WaitError::Deadline) => return Err(Failure::Deadline),
+            Err(WaitError::Eof) => {
+                let err = self.process.exited_error();
+                self.note(&format!("solver exited: {err}"));
+                return Err(Failure::Error(err));
+            }
+        };
+        let answer = match event {
+            Event::Answer(answer) => answer,
+            Event::Garbage(got) => {
+                self.note(&format!("unreadable output: {got}"));
+                return Err(Failure::Error(SmtError::UnexpectedResponse {
+                    expected,
+                    got,
+                }));
+            }
+            Event::Eof => return Err(Failure::Error(self.process.exited_error())),
+        };
+        self.note(&answer.to_string());
+        if let Some([head, message]) = answer.as_list() {
+            if head.as_atom() == Some("error") {
+                let message = message
+                    .as_string_literal()
+                    .unwrap_or_else(|| message.to_string());
+                return Err(Failure::Error(SmtError::Solver { message }));
+            }
+        }
+        if answer.as_atom() == Some("unsupported") {
+            return Err(Failure::Error(SmtError::Unsupported {
+                command: truncate(&command.to_string()),
+            }));
+        }
+        Ok(answer)
+    }
+
+    /// The watchdog fired: kill the solver and report the timeout.
+    fn watchdog_kill(&mut self, start: Instant) -> CheckResult {
+        let waited = start.elapsed().as_millis();
+        self.process.kill();
+        let reason = format!("killed by the watchdog after {waited} ms without an answer");
+        self.note(&reason);
+        self.dead = Some(reason);
+        // The deadline exists only when a timeout is set.
+        CheckResult::Unknown(timeout_reason(self.timeout.unwrap_or_default()))
+    }
+
+    /// Marks the solver dead, kills it, and passes `err` on.
+    fn fail(&mut self, err: SmtError) -> SmtError {
+        if self.dead.is_none() {
+            self.dead = Some(err.to_string());
+        }
+        self.process.kill();
+        err
+    }
+
+    fn alive(&self) -> Result<(), SmtError> {
+        match &self.dead {
+            Some(reason) => Err(SmtError::Dead {
+                reason: reason.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.buffered.is_empty() {
+            let bytes = std::mem::take(&mut self.buffered).into_bytes();
+            self.process.send(bytes);
+        }
+    }
+
+    fn note(&self, text: &str) {
+        if let Some(t) = &self.transcript {
+            t.comment(text);
+        }
+    }
+}
+
+/// Why [`Solver::read_answer`] got no answer.
+enum Failure {
+    Deadline,
+    Error(SmtError),
+}
+
+fn timeout_reason(timeout: Duration) -> String {
+    format!("timeout after {} ms", timeout.as_millis())
+}
+
+fn symbol(name: &str) -> Result<Sexp, SmtError> {
+    Sexp::symbol(name)
+        .ok_or_else(|| SmtError::Usage(format!("`{name}` cannot be an SMT-LIB2 symbol")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solver_can_move_to_worker_threads() {
+        fn send<T: Send>() {}
+        send::<Solver>();
+        send::<CheckResult>();
+        send::<SmtError>();
+    }
+
+    #[test]
+    fn check_results() {
+        assert!(CheckResult::Sat.is_sat());
+        assert!(CheckResult::Unsat.is_unsat());
+        assert!(CheckResult::Unknown(timeout_reason(Duration::from_millis(5))).is_timeout());
+        assert!(!CheckResult::Unknown("incomplete".to_owned()).is_timeout());
+    }
+}
