@@ -65,6 +65,7 @@ impl CType {
             CType::Void => "void".into(),
             CType::Scalar(t) => c_name(*t).into(),
             CType::Vector(_, _, name) => name.clone(),
+            CType::Struct(n) if n.starts_with("<anonymous") => "an anonymous struct".into(),
             CType::Struct(n) => format!("struct {n}"),
             CType::Pointer(t) => format!("{}*", t.describe()),
             CType::Array(t, Some(n)) => format!("{}[{}]", t.describe(), n),
