@@ -30,6 +30,12 @@ pub const MAX_PREPROCESSED_BYTES: usize = 4 << 20;
 /// syntax tree, and no hand-written kernel comes near it.
 pub const MAX_NESTING: usize = 256;
 
+/// The math functions the front end keeps as uninterpreted calls
+/// (`Expr::Call`); every engine that evaluates concretely must know them.
+pub fn math_functions() -> impl Iterator<Item = &'static str> {
+    lower::MATH.iter().map(|(name, _)| *name)
+}
+
 /// What the user asked the front end for.
 #[derive(Clone, Debug, Default)]
 pub struct Options {

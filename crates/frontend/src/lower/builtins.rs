@@ -17,7 +17,7 @@ use warpsafe_ir::{
 
 /// Pure math functions kept as uninterpreted calls: name and result type
 /// (`None`: the type of the first argument).
-const MATH: &[(&str, Option<ScalarTy>)] = &[
+pub const MATH: &[(&str, Option<ScalarTy>)] = &[
     ("sqrtf", Some(ScalarTy::F32)),
     ("sqrt", None),
     ("rsqrtf", Some(ScalarTy::F32)),

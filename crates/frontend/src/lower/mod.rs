@@ -17,7 +17,7 @@ mod place;
 mod stmt;
 mod value;
 
-pub use builtins::{CURAND_MTGP32, CURAND_STATE};
+pub use builtins::{CURAND_MTGP32, CURAND_STATE, MATH};
 pub use value::Place;
 
 use crate::consteval::ConstEnv;

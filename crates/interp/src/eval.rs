@@ -1,0 +1,430 @@
+//! Concrete evaluation of pure IR expressions.
+//!
+//! [`eval`] computes an [`Expr`] over an [`Env`] (variables and thread
+//! builtins) with C/CUDA semantics. It serves every engine that needs the
+//! values a thread computes between memory events (seed 000 §3: the `Val` of
+//! read, write and RMW events; seed 003 §4: the values that decide which
+//! atomics conflict).
+//!
+//! Semantics (see also [`crate::value`] for conversions):
+//! - The operands of `Binary`/`Unary` are converted to the operator's type
+//!   when they differ (the front end inserts these casts; this is leniency).
+//! - Integer `+ - * << -x` wrap modulo 2^width. Signed overflow is undefined
+//!   in C, but nvcc compiles it to wrapping instructions; with
+//!   [`Overflow::Fault`] it is [`FaultKind::SignedOverflow`] instead.
+//!   `INT_MIN / -1` wraps to `INT_MIN` (`% -1` gives 0) unless faulting.
+//! - `/` and `%` truncate toward zero; an integer divisor of zero is
+//!   [`FaultKind::DivisionByZero`]. Float division by zero is IEEE.
+//! - A shift amount that is negative or not below the width is
+//!   [`FaultKind::UndefinedShift`]; `>>` of a signed value is arithmetic.
+//! - `&&`, `||` and `?:` only evaluate the operand they need, so
+//!   `d != 0 ? n / d : 0` never faults.
+//! - Comparisons of floats are IEEE (NaN compares false, `!=` true).
+//!
+//! Invariant: evaluation never recurses on the Rust stack; it walks the
+//! expression with an explicit work list, so arbitrarily deep expressions
+//! cannot overflow it. An [`Evaluator`] keeps its work lists between calls
+//! so repeated evaluation does not allocate.
+
+use crate::fault::FaultKind;
+use crate::math;
+use crate::value::{int_range, Value};
+use warpsafe_ir::{BinOp, Builtin, Expr, ScalarTy, UnOp, VarId};
+
+/// What to do with a float → integer conversion that does not fit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FloatToInt {
+    /// Clamp to the target range, NaN → 0 (PTX `cvt.rzi` on hardware).
+    #[default]
+    Saturate,
+    /// [`FaultKind::FloatToIntOutOfRange`] (undefined behaviour in C).
+    Fault,
+}
+
+/// What to do with signed integer overflow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Overflow {
+    /// Two's-complement wrap-around, which is what CUDA compiles to.
+    #[default]
+    Wrap,
+    /// [`FaultKind::SignedOverflow`] (undefined behaviour in C).
+    Fault,
+}
+
+/// How strictly undefined behaviour of expressions is reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct EvalOptions {
+    pub float_to_int: FloatToInt,
+    pub signed_overflow: Overflow,
+}
+
+/// What an expression can read: variables and the thread's builtins.
+pub trait Env {
+    /// The value of a variable, or why it has none.
+    fn var(&self, id: VarId) -> Result<Value, FaultKind>;
+    /// `threadIdx.x` and friends (`u32`), `warpSize` (`i32`).
+    fn builtin(&self, b: Builtin) -> Value;
+    fn options(&self) -> EvalOptions {
+        EvalOptions::default()
+    }
+}
+
+/// Evaluates `expr` (allocating fresh work lists; see [`Evaluator`]).
+pub fn eval<E: Env + ?Sized>(expr: &Expr, env: &E) -> Result<Value, FaultKind> {
+    Evaluator::default().eval(expr, env)
+}
+
+/// One pending action of the explicit evaluation stack.
+#[derive(Clone, Debug)]
+enum Work<'e> {
+    Eval(&'e Expr),
+    Unary(UnOp, ScalarTy),
+    Binary(BinOp, ScalarTy),
+    /// `lhs` of `&&`/`||` is on the value stack; evaluate `rhs` if needed.
+    Logic(BinOp, &'e Expr),
+    /// Convert the top value to `bool` by C truthiness.
+    Truth,
+    /// The condition is on the value stack.
+    Select(&'e Expr, &'e Expr),
+    Cast(ScalarTy),
+    Call(&'e str, ScalarTy, usize),
+}
+
+/// An expression evaluator that reuses its work lists between calls.
+///
+/// Cloning one is cheap when it is idle (its lists are empty between calls).
+#[derive(Clone, Debug, Default)]
+pub struct Evaluator<'e> {
+    work: Vec<Work<'e>>,
+    vals: Vec<Value>,
+}
+
+impl<'e> Evaluator<'e> {
+    /// Evaluates `expr` over `env`.
+    pub fn eval<E: Env + ?Sized>(&mut self, expr: &'e Expr, env: &E) -> Result<Value, FaultKind> {
+        if let Some(v) = leaf(expr, env) {
+            return v;
+        }
+        self.work.clear();
+        self.vals.clear();
+        let result = self.run(expr, env);
+        self.work.clear();
+        self.vals.clear();
+        result
+    }
+
+    fn pop(&mut self) -> Value {
+        self.vals
+            .pop()
+            .expect("invariant: every operator finds its operands on the value stack")
+    }
+
+    fn run<E: Env + ?Sized>(&mut self, expr: &'e Expr, env: &E) -> Result<Value, FaultKind> {
+        let opts = env.options();
+        self.work.push(Work::Eval(expr));
+        while let Some(w) = self.work.pop() {
+            match w {
+                Work::Eval(e) => {
+                    match e {
+                        Expr::Const(..) | Expr::Var(_) | Expr::Builtin(_) => {
+                            let v = leaf(e, env).expect(
+                                "invariant: constants, variables and builtins are leaves",
+                            )?;
+                            self.vals.push(v);
+                        }
+                        Expr::Unary(op, ty, a) => {
+                            self.work.push(Work::Unary(*op, *ty));
+                            self.work.push(Work::Eval(a));
+                        }
+                        Expr::Binary(op @ (BinOp::And | BinOp::Or), _, a, b) => {
+                            self.work.push(Work::Logic(*op, b));
+                            self.work.push(Work::Eval(a));
+                        }
+                        Expr::Binary(op, ty, a, b) => {
+                            self.work.push(Work::Binary(*op, *ty));
+                            self.work.push(Work::Eval(b));
+                            self.work.push(Work::Eval(a));
+                        }
+                        Expr::Select(c, a, b) => {
+                            self.work.push(Work::Select(a, b));
+                            self.work.push(Work::Eval(c));
+                        }
+                        Expr::Cast(ty, a) => {
+                            self.work.push(Work::Cast(*ty));
+                            self.work.push(Work::Eval(a));
+                        }
+                        Expr::Call(name, ty, args) => {
+                            self.work.push(Work::Call(name, *ty, args.len()));
+                            // Pushed in reverse so they are evaluated in order.
+                            for a in args.iter().rev() {
+                                self.work.push(Work::Eval(a));
+                            }
+                        }
+                    }
+                }
+                Work::Unary(op, ty) => {
+                    let a = self.pop();
+                    self.vals.push(apply_unary(op, ty, a, opts)?);
+                }
+                Work::Binary(op, ty) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    self.vals.push(apply_binary(op, ty, a, b, opts)?);
+                }
+                Work::Logic(op, rhs) => {
+                    let lhs = self.pop().is_true();
+                    // `false && _` and `true || _` are decided by the lhs.
+                    if lhs == (op == BinOp::Or) {
+                        self.vals.push(Value::Bool(lhs));
+                    } else {
+                        self.work.push(Work::Truth);
+                        self.work.push(Work::Eval(rhs));
+                    }
+                }
+                Work::Truth => {
+                    let v = self.pop();
+                    self.vals.push(Value::Bool(v.is_true()));
+                }
+                Work::Select(a, b) => {
+                    let c = self.pop();
+                    self.work.push(Work::Eval(if c.is_true() { a } else { b }));
+                }
+                Work::Cast(ty) => {
+                    let a = self.pop();
+                    self.vals.push(cast(a, ty, opts)?);
+                }
+                Work::Call(name, ty, argc) => {
+                    let at = self
+                        .vals
+                        .len()
+                        .checked_sub(argc)
+                        .expect("invariant: a call finds its arguments on the value stack");
+                    let v = math::call(name, ty, &self.vals[at..], opts)?;
+                    self.vals.truncate(at);
+                    self.vals.push(v);
+                }
+            }
+        }
+        let v = self.pop();
+        debug_assert!(self.vals.is_empty(), "one value per expression");
+        Ok(v)
+    }
+}
+
+/// The value of a constant, variable or builtin; `None` for other nodes.
+fn leaf<E: Env + ?Sized>(e: &Expr, env: &E) -> Option<Result<Value, FaultKind>> {
+    Some(match e {
+        Expr::Const(c, ty) => Ok(Value::from_const(*c, *ty)),
+        Expr::Var(v) => env.var(*v),
+        Expr::Builtin(b) => Ok(env.builtin(*b)),
+        _ => return None,
+    })
+}
+
+/// C's explicit conversion `(ty)v`, under the float → integer policy.
+pub fn cast(v: Value, ty: ScalarTy, opts: EvalOptions) -> Result<Value, FaultKind> {
+    match opts.float_to_int {
+        FloatToInt::Saturate => Ok(v.convert(ty)),
+        FloatToInt::Fault => v.convert_checked(ty),
+    }
+}
+
+/// `op a` at type `ty`.
+pub fn apply_unary(
+    op: UnOp,
+    ty: ScalarTy,
+    a: Value,
+    opts: EvalOptions,
+) -> Result<Value, FaultKind> {
+    if op == UnOp::Not {
+        return Ok(Value::Bool(!a.is_true()));
+    }
+    let a = cast(a, ty, opts)?;
+    match (op, a) {
+        (UnOp::Neg, Value::F16(x)) => Ok(Value::from_f64(ty, -f64::from(x))),
+        (UnOp::Neg, Value::F32(x)) => Ok(Value::F32(-x)),
+        (UnOp::Neg, Value::F64(x)) => Ok(Value::F64(-x)),
+        (_, Value::Bool(_)) => Err(ill_typed(format!("unary `{op:?}` on bool"))),
+        (UnOp::BitNot, _) => match a.as_int() {
+            Some(x) => Ok(Value::from_int(ty, !x)),
+            None => Err(ill_typed(format!("`~` on {ty}"))),
+        },
+        _ => int_result(ty, -int(a), opts),
+    }
+}
+
+/// `a op b` where both operands have type `ty` (converted if they do not;
+/// the amount of a shift keeps its own type).
+pub fn apply_binary(
+    op: BinOp,
+    ty: ScalarTy,
+    a: Value,
+    b: Value,
+    opts: EvalOptions,
+) -> Result<Value, FaultKind> {
+    if matches!(op, BinOp::And | BinOp::Or) {
+        let (x, y) = (a.is_true(), b.is_true());
+        return Ok(Value::Bool(if op == BinOp::And { x && y } else { x || y }));
+    }
+    let a = cast(a, ty, opts)?;
+    let b = if matches!(op, BinOp::Shl | BinOp::Shr) {
+        b
+    } else {
+        cast(b, ty, opts)?
+    };
+    if ty.is_float() {
+        return float_binary(op, ty, a, b);
+    }
+    let (x, y) = match (a.as_int(), b.as_int()) {
+        (Some(x), Some(y)) => (x, y),
+        _ => {
+            return Err(ill_typed(format!(
+                "`{}` with a float operand at {ty}",
+                op.symbol()
+            )))
+        }
+    };
+    if op.is_comparison() {
+        return Ok(Value::Bool(holds(op, x.cmp(&y))));
+    }
+    if ty == ScalarTy::Bool {
+        let (p, q) = (x != 0, y != 0);
+        return match op {
+            BinOp::BitAnd => Ok(Value::Bool(p & q)),
+            BinOp::BitOr => Ok(Value::Bool(p | q)),
+            BinOp::BitXor => Ok(Value::Bool(p ^ q)),
+            _ => Err(ill_typed(format!("`{}` on bool", op.symbol()))),
+        };
+    }
+    match op {
+        // Operands are at most 64 bits wide, so the exact results of
+        // + and - fit in i128; * wraps modulo 2^128, which keeps the low
+        // 64 bits exact, and is exact for signed operands.
+        BinOp::Add => int_result(ty, x + y, opts),
+        BinOp::Sub => int_result(ty, x - y, opts),
+        BinOp::Mul => int_result(ty, x.wrapping_mul(y), opts),
+        BinOp::Div | BinOp::Rem if y == 0 => Err(FaultKind::DivisionByZero),
+        // i128 division truncates toward zero, as C does; MIN / -1 is
+        // exact here and wraps (or faults) in `int_result`.
+        BinOp::Div => int_result(ty, x / y, opts),
+        BinOp::Rem => {
+            if ty.is_signed() && opts.signed_overflow == Overflow::Fault {
+                int_result(ty, x / y, opts)?;
+            }
+            Ok(Value::from_int(ty, x % y))
+        }
+        BinOp::Shl | BinOp::Shr => {
+            let bits = ty.bits();
+            if y < 0 || y >= i128::from(bits) {
+                return Err(FaultKind::UndefinedShift { amount: y, bits });
+            }
+            // `x` holds the operand's value (sign-extended when signed), so
+            // >> is arithmetic for signed and logical for unsigned types.
+            let r = if op == BinOp::Shl { x << y } else { x >> y };
+            Ok(Value::from_int(ty, r))
+        }
+        BinOp::BitAnd => Ok(Value::from_int(ty, x & y)),
+        BinOp::BitOr => Ok(Value::from_int(ty, x | y)),
+        BinOp::BitXor => Ok(Value::from_int(ty, x ^ y)),
+        // Logical operators and comparisons returned above.
+        _ => Err(ill_typed(format!("`{}` at {ty}", op.symbol()))),
+    }
+}
+
+fn float_binary(op: BinOp, ty: ScalarTy, a: Value, b: Value) -> Result<Value, FaultKind> {
+    let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) else {
+        return Err(ill_typed(format!(
+            "`{}` with a non-float operand at {ty}",
+            op.symbol()
+        )));
+    };
+    if op.is_comparison() {
+        // Unordered (a NaN operand): only `!=` holds.
+        return Ok(Value::Bool(match x.partial_cmp(&y) {
+            Some(ord) => holds(op, ord),
+            None => op == BinOp::Ne,
+        }));
+    }
+    // f32 arithmetic is done in f32 (one rounding). f16 operands are exact
+    // in f64, and rounding the f64 result of + - * / to f16 is correctly
+    // rounded (53 >= 2 * 11 + 2 bits, so double rounding is innocuous).
+    let wide = |r: f64| Ok(Value::from_f64(ty, r));
+    match (op, a, b) {
+        (BinOp::Add, Value::F32(p), Value::F32(q)) => Ok(Value::F32(p + q)),
+        (BinOp::Sub, Value::F32(p), Value::F32(q)) => Ok(Value::F32(p - q)),
+        (BinOp::Mul, Value::F32(p), Value::F32(q)) => Ok(Value::F32(p * q)),
+        (BinOp::Div, Value::F32(p), Value::F32(q)) => Ok(Value::F32(p / q)),
+        (BinOp::Add, ..) => wide(x + y),
+        (BinOp::Sub, ..) => wide(x - y),
+        (BinOp::Mul, ..) => wide(x * y),
+        (BinOp::Div, ..) => wide(x / y),
+        // fmod is exact in any precision.
+        (BinOp::Rem, ..) => wide(x % y),
+        _ => Err(ill_typed(format!("`{}` on {ty}", op.symbol()))),
+    }
+}
+
+/// Whether comparison `op` holds for operands in order `ord`.
+fn holds(op: BinOp, ord: std::cmp::Ordering) -> bool {
+    use std::cmp::Ordering::*;
+    match op {
+        BinOp::Eq => ord == Equal,
+        BinOp::Ne => ord != Equal,
+        BinOp::Lt => ord == Less,
+        BinOp::Le => ord != Greater,
+        BinOp::Gt => ord == Greater,
+        _ => ord != Less,
+    }
+}
+
+/// The exact integer result `r` of an operation at `ty`: wrapped, or a
+/// fault when `ty` is signed, `r` does not fit and overflow faults.
+fn int_result(ty: ScalarTy, r: i128, opts: EvalOptions) -> Result<Value, FaultKind> {
+    if ty.is_signed() && opts.signed_overflow == Overflow::Fault {
+        let (lo, hi) = int_range(ty);
+        if r < lo || r > hi {
+            return Err(FaultKind::SignedOverflow { ty });
+        }
+    }
+    Ok(Value::from_int(ty, r))
+}
+
+fn int(v: Value) -> i128 {
+    v.as_int().unwrap_or(0)
+}
+
+fn ill_typed(msg: String) -> FaultKind {
+    FaultKind::IllTyped(msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct NoEnv;
+    impl Env for NoEnv {
+        fn var(&self, id: VarId) -> Result<Value, FaultKind> {
+            Err(FaultKind::UninitialisedVariable(id))
+        }
+        fn builtin(&self, _: Builtin) -> Value {
+            Value::U32(0)
+        }
+    }
+
+    #[test]
+    fn deep_expressions_do_not_recurse() {
+        let mut e = Expr::int(0, ScalarTy::I32);
+        for _ in 0..200_000 {
+            e = Expr::binary(BinOp::Add, ScalarTy::I32, e, Expr::int(1, ScalarTy::I32));
+        }
+        assert_eq!(eval(&e, &NoEnv), Ok(Value::I32(200_000)));
+        // Dismantle iteratively: the derived drop would recurse.
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            if let Expr::Binary(_, _, a, b) = e {
+                stack.push(*a);
+                stack.push(*b);
+            }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! One GPU thread executing a kernel concretely, paused at every event that
+//! needs shared state or other threads.
+//!
+//! A [`Thread`] owns only what is private to the thread: its variables, its
+//! local arrays and its position (an explicit control stack, see
+//! [`crate::control`]). Everything shared (global, shared and constant
+//! memory, barriers, scheduling) belongs to the driver: the stateless DPOR
+//! model checker of seed 000 (§4.1: it runs threads to their next event and
+//! chooses what each read reads from) and the delay-bounded explorer of
+//! seed 003 (§4: it picks which thread runs at each atomic or barrier).
+//!
+//! [`Thread::step`] runs pure statements (assignments, assumptions,
+//! assertions, `printf`, local memory, control flow) until the thread
+//! reaches an [`Event`], finishes, fails an assertion, violates an
+//! assumption, or faults. Events that produce a value wait for the matching
+//! `resume_*` call. Each executed statement and each loop test costs one
+//! step of fuel; [`ThreadConfig::max_steps`] bounds the total.
+//!
+//! Cloning ([`Thread`] is `Clone`) copies the variable store (O(variables)),
+//! the control stack (O(nesting depth)) and one `Arc` per touched local
+//! array (copied on the next write); the kernel is borrowed and the launch
+//! is shared. That makes forking at every event affordable for explorers.
+//!
+//! Invariants: a thread never recurses on the Rust stack over the statement
+//! tree or expressions; after it ends (done, assertion, infeasible, fault)
+//! `step` keeps returning the same outcome; while it waits for a value
+//! `step` refuses to run.
+
+mod exec;
+
+use crate::control::{ControlStack, Next};
+use crate::ctx::ThreadCtx;
+use crate::eval::{Env, EvalOptions, Evaluator};
+use crate::event::{Awaiting, Step};
+use crate::fault::{Fault, FaultKind, ResumeError, SetupError};
+use crate::local::LocalMemory;
+use crate::value::Value;
+use warpsafe_ir::{Builtin, Kernel, ScalarTy, Span, VarId, VarKind};
+
+/// How a thread runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ThreadConfig {
+    /// Statements plus loop tests the thread may execute before
+    /// [`FaultKind::StepLimit`].
+    pub max_steps: u64,
+    /// Strictness of expression evaluation.
+    pub eval: EvalOptions,
+}
+
+impl Default for ThreadConfig {
+    fn default() -> ThreadConfig {
+        ThreadConfig {
+            max_steps: 1_000_000,
+            eval: EvalOptions::default(),
+        }
+    }
+}
+
+/// How a thread ended.
+#[derive(Clone, Debug, PartialEq)]
+enum End {
+    Done,
+    Assertion { message: String, span: Span },
+    Infeasible { span: Span },
+    Fault(Fault),
+}
+
+/// A value the thread waits for and where it goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Wait {
+    awaiting: Awaiting,
+    dst: Option<VarId>,
+}
+
+/// The execution state of one thread over a kernel.
+#[derive(Clone, Debug)]
+pub struct Thread<'k> {
+    kernel: &'k Kernel,
+    ctx: ThreadCtx,
+    config: ThreadConfig,
+    vars: Vec<Option<Value>>,
+    locals: LocalMemory,
+    control: ControlStack<'k>,
+    evaluator: Evaluator<'k>,
+    wait: Option<Wait>,
+    end: Option<End>,
+    steps: u64,
+    /// The statement executing or last executed.
+    span: Span,
+}
+
+/// Variables and builtins as [`Env`] sees them.
+struct ThreadEnv<'a> {
+    kernel: &'a Kernel,
+    vars: &'a [Option<Value>],
+    ctx: &'a ThreadCtx,
+    options: EvalOptions,
+}
+
+impl Env for ThreadEnv<'_> {
+    fn var(&self, id: VarId) -> Result<Value, FaultKind> {
+        match self.vars.get(id.0 as usize) {
+            Some(Some(v)) => Ok(*v),
+            Some(None)
+                if self.kernel.vars.get(id.0 as usize).map(|v| v.kind) == Some(VarKind::Param) =>
+            {
+                Err(FaultKind::UnboundParam(id))
+            }
+            Some(None) => Err(FaultKind::UninitialisedVariable(id)),
+            None => Err(FaultKind::UnknownVar(id)),
+        }
+    }
+
+    fn builtin(&self, b: Builtin) -> Value {
+        self.ctx.builtin(b)
+    }
+
+    fn options(&self) -> EvalOptions {
+        self.options
+    }
+}
+
+impl<'k> Thread<'k> {
+    /// A thread at the start of `kernel`. Scalar parameters take their values
+    /// from the launch (which must match the parameters' types); a parameter
+    /// without a value faults with [`FaultKind::UnboundParam`] when read.
+    pub fn new(
+        kernel: &'k Kernel,
+        ctx: ThreadCtx,
+        config: ThreadConfig,
+    ) -> Result<Thread<'k>, SetupError> {
+        if !ctx.in_launch() {
+            let l = &ctx.launch;
+            let (what, index, dim) = if (0..3).any(|k| ctx.thread_idx[k] >= l.block_dim[k]) {
+                ("thread", ctx.thread_idx, l.block_dim)
+            } else {
+                ("block", ctx.block_idx, l.grid_dim)
+            };
+            return Err(SetupError::OutsideLaunch { what, index, dim });
+        }
+        let mut vars = vec![None; kernel.vars.len()];
+        for (&id, &value) in &ctx.launch.params {
+            let var = kernel
+                .vars
+                .get(id.0 as usize)
+                .filter(|v| v.kind == VarKind::Param)
+                .ok_or(SetupError::NotAParam(id))?;
+            if var.ty != value.ty() {
+                return Err(SetupError::ParamType {
+                    var: id,
+                    expected: var.ty,
+                    got: value.ty(),
+                });
+            }
+            vars[id.0 as usize] = Some(value);
+        }
+        Ok(Thread {
+            kernel,
+            ctx,
+            config,
+            vars,
+            locals: LocalMemory::default(),
+            control: ControlStack::new(&kernel.body),
+            evaluator: Evaluator::default(),
+            wait: None,
+            end: None,
+            steps: 0,
+            span: kernel.span,
+        })
+    }
+
+    pub fn kernel(&self) -> &'k Kernel {
+        self.kernel
+    }
+
+    pub fn ctx(&self) -> &ThreadCtx {
+        &self.ctx
+    }
+
+    pub fn config(&self) -> &ThreadConfig {
+        &self.config
+    }
+
+    /// Steps of fuel used so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The span of the statement executing or executed last (the kernel's
+    /// before the first).
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// Frames on the control stack (how deeply nested the thread is).
+    pub fn depth(&self) -> usize {
+        self.control.depth()
+    }
+
+    /// What the thread waits for, if it waits.
+    pub fn awaiting(&self) -> Option<Awaiting> {
+        self.wait.map(|w| w.awaiting)
+    }
+
+    /// Whether the thread has ended (any way); `step` then repeats the end.
+    pub fn is_finished(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// The current value of a variable.
+    pub fn var(&self, id: VarId) -> Option<Value> {
+        self.vars.get(id.0 as usize).copied().flatten()
+    }
+
+    /// The current value of a slot of a local array.
+    pub fn local(&self, array: warpsafe_ir::ArrayId, index: u64) -> Option<Value> {
+        self.locals.get(array, index)
+    }
+
+    /// Runs the thread to its next event or its end.
+    pub fn step(&mut self) -> Result<Step, Fault> {
+        if let Some(end) = &self.end {
+            return match end {
+                End::Done => Ok(Step::Done),
+                End::Assertion { message, span } => Ok(Step::AssertionFailed {
+                    message: message.clone(),
+                    span: *span,
+                }),
+                End::Infeasible { span } => Ok(Step::Infeasible { span: *span }),
+                End::Fault(f) => Err(f.clone()),
+            };
+        }
+        if let Some(w) = self.wait {
+            return Err(Fault::new(
+                FaultKind::MissingResume(w.awaiting.name()),
+                self.span,
+            ));
+        }
+        let result = self.run();
+        self.end = match &result {
+            Ok(Step::Event(_)) => None,
+            Ok(Step::Done) => Some(End::Done),
+            Ok(Step::AssertionFailed { message, span }) => Some(End::Assertion {
+                message: message.clone(),
+                span: *span,
+            }),
+            Ok(Step::Infeasible { span }) => Some(End::Infeasible { span: *span }),
+            Err(f) => Some(End::Fault(f.clone())),
+        };
+        result
+    }
+
+    /// Answers a `Load` event with the value read (of the load's type).
+    pub fn resume_load(&mut self, value: Value) -> Result<(), ResumeError> {
+        self.resume("a loaded value", value, |a| match a {
+            Awaiting::Load { ty } => Some(ty),
+            _ => None,
+        })
+    }
+
+    /// Answers an `Rmw` event with the old value of the slot.
+    pub fn resume_rmw(&mut self, old: Value) -> Result<(), ResumeError> {
+        self.resume("the old value of an atomic", old, |a| match a {
+            Awaiting::Rmw { ty } => Some(ty),
+            _ => None,
+        })
+    }
+
+    /// Answers a `Cas` event with the old value of the slot.
+    pub fn resume_cas(&mut self, old: Value) -> Result<(), ResumeError> {
+        self.resume("the old value of a compare-and-swap", old, |a| match a {
+            Awaiting::Cas { ty } => Some(ty),
+            _ => None,
+        })
+    }
+
+    /// Answers a `Havoc` event with any value of the variable's type.
+    pub fn resume_havoc(&mut self, value: Value) -> Result<(), ResumeError> {
+        self.resume("an arbitrary value", value, |a| match a {
+            Awaiting::Havoc { ty } => Some(ty),
+            _ => None,
+        })
+    }
+
+    /// Answers a reducing `Barrier` event with the reduction over the
+    /// participating threads (see [`crate::reduce_barrier`]).
+    pub fn resume_barrier(&mut self, result: i32) -> Result<(), ResumeError> {
+        self.resume("a barrier reduction", Value::I32(result), |a| match a {
+            Awaiting::BarrierReduction => Some(ScalarTy::I32),
+            _ => None,
+        })
+    }
+
+    fn resume(
+        &mut self,
+        got: &'static str,
+        value: Value,
+        expects: impl Fn(Awaiting) -> Option<ScalarTy>,
+    ) -> Result<(), ResumeError> {
+        let w = self.wait.ok_or(ResumeError::NotWaiting)?;
+        let ty = expects(w.awaiting).ok_or(ResumeError::WrongResume {
+            waiting: w.awaiting.name(),
+            got,
+        })?;
+        if value.ty() != ty {
+            return Err(ResumeError::TypeMismatch {
+                expected: ty,
+                got: value.ty(),
+            });
+        }
+        self.wait = None;
+        if let Some(dst) = w.dst {
+            if let Err(f) = self.set(dst, value) {
+                // Reported by the next `step`.
+                self.end = Some(End::Fault(f));
+            }
+        }
+        Ok(())
+    }
+
+    /// The loop of `step`: pure statements until an event or the end.
+    fn run(&mut self) -> Result<Step, Fault> {
+        loop {
+            match self.control.next() {
+                Next::Done => return Ok(Step::Done),
+                Next::Cond { cond, span } => {
+                    self.span = span;
+                    self.burn()?;
+                    let holds = self.eval(cond)?.is_true();
+                    self.control.cond(holds);
+                }
+                Next::Stmt(stmt) => {
+                    self.span = stmt.span;
+                    self.burn()?;
+                    if let Some(step) = self.exec(stmt)? {
+                        return Ok(step);
+                    }
+                }
+            }
+        }
+    }
+
+    fn burn(&mut self) -> Result<(), Fault> {
+        if self.steps >= self.config.max_steps {
+            return Err(self.fault(FaultKind::StepLimit {
+                limit: self.config.max_steps,
+            }));
+        }
+        self.steps += 1;
+        Ok(())
+    }
+}
