@@ -53,6 +53,11 @@ pub(crate) fn lookup(name: &str) -> Option<&'static str> {
         "ctime" => "#include <time.h>\n",
         "math.h" => MATH,
         "cmath" => "#include <math.h>\n",
+        // The C++ library headers bring the C basics with them, as
+        // libstdc++'s do, so code relying on that still compiles.
+        "iostream" | "vector" | "algorithm" => {
+            "#include <stddef.h>\n#include <stdint.h>\n#include <limits.h>\n#include <stdlib.h>\n"
+        }
         "device_launch_parameters.h"
         | "device_functions.h"
         | "cuda/atomic"
@@ -61,9 +66,6 @@ pub(crate) fn lookup(name: &str) -> Option<&'static str> {
         | "cooperative_groups/reduce.h"
         | "assert.h"
         | "cassert"
-        | "iostream"
-        | "vector"
-        | "algorithm"
         | "cuda_fp16.h"
         | "cuda_bf16.h" => EMPTY,
         _ if name.starts_with("sm_") && name.ends_with("_atomic_functions.h") => EMPTY,

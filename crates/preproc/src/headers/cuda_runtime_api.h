@@ -2,6 +2,7 @@
 #ifndef __WARPSAFE_CUDA_RUNTIME_API_H
 #define __WARPSAFE_CUDA_RUNTIME_API_H
 #include <stddef.h>
+#include <limits.h>
 typedef enum cudaError {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
