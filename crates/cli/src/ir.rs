@@ -15,6 +15,15 @@ pub struct IrArgs {
     /// Print the IR as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also print an intermediate stage of the static engine.
+    #[arg(long, value_enum)]
+    pub dump: Option<Stage>,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Stage {
+    /// Each kernel's memory access protocol (seed 002, section 3).
+    Protocol,
 }
 
 pub fn run(args: IrArgs) -> Result<u8> {
@@ -28,6 +37,13 @@ pub fn run(args: IrArgs) -> Result<u8> {
                 println!();
             }
             print!("{}", warpsafe_ir::print_kernel(k, &loaded.sources));
+            if let Some(Stage::Protocol) = args.dump {
+                println!("\nprotocol of {}:", k.name);
+                match warpsafe_static::infer(k) {
+                    Ok(p) => print!("{}", warpsafe_static::print_protocol(&p, k)),
+                    Err(e) => println!("  (no protocol: {e})"),
+                }
+            }
         }
     }
     if !out.diagnostics.is_empty() {

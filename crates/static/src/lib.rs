@@ -1,0 +1,33 @@
+//! The static engine of warpsafe, stage one: **memory-access protocol
+//! inference** after Faial (seed 002, §2.2, §3, §5).
+//!
+//! [`infer`] turns an [`warpsafe_ir::Kernel`] into a [`KernelProtocol`]: a
+//! [`Proto`] tree over all arrays (accesses with symbolic indices, barriers,
+//! conditionals, counting loops and unknown-bound loops) and its slice per
+//! array. [`print_protocol`] renders it in the paper's notation
+//! (`--dump protocol`). Aligning and splitting (§4) are later stages.
+//!
+//! Modules, one job each: `sym` (symbolic expressions), `protocol` (the
+//! protocol language), `env` (the symbolic store), `infer` (the walk),
+//! `shape` (matching counting loops), `loops` (real loops), `validate` (IR
+//! checks), `print` (the text form).
+//!
+//! Soundness first: a value the inference cannot determine is an
+//! [`Unknown`] with its [`UnknownReason`], never a guess.
+
+mod env;
+mod infer;
+mod loops;
+mod print;
+mod protocol;
+mod shape;
+pub mod sym;
+mod validate;
+
+pub use infer::{infer, InferError};
+pub use print::{print_proto, print_protocol, print_sym};
+pub use protocol::{
+    Access, AccessMode, Approximation, ArrayProtocol, Condition, ConditionOrigin, ForLoop,
+    KernelProtocol, Proto, Step, SyncKind,
+};
+pub use sym::{Sym, Unknown, UnknownReason};

@@ -1,0 +1,419 @@
+//! Real loops (`for`, `while`, `do-while`) in protocol inference (seed 002,
+//! §5: loop normalisation, "we approximate whiles as a structured loop with
+//! an unknown upper bound").
+//!
+//! - A loop of a recognised counting shape (`shape.rs`) becomes a
+//!   [`ForLoop`] whose variable is a loop variable inside the body. Where the
+//!   range `lo..hi` is only exact under a condition (the stride is positive,
+//!   an unsigned variable cannot wrap, `!=` meets its bound, a signed `/`/`>>`
+//!   loop stays non-negative), the protocol is `if valid { for } else { loop }`.
+//!   Overflow of *signed* loop variables is C undefined behaviour and is
+//!   assumed not to happen.
+//! - Any other loop becomes a [`Proto::Loop`] (unknown iteration count) whose
+//!   body is guarded by the loop condition.
+//! - Inside the loop, every variable the loop assigns (other than the loop
+//!   variable) is an unknown at the start of each iteration; after the loop,
+//!   every variable it assigns (loop variable included) is an unknown.
+//! - `continue` reaches the step; `break` of the loop, `return`, and jumps
+//!   to outer loops make `bound_known` false. Code after a loop that may
+//!   `return` (or jump to an outer loop) is guarded by a fresh boolean
+//!   unknown ([`UnknownReason::LoopExit`]).
+
+use crate::env::Env;
+use crate::infer::{Flow, Infer, Jump, Target};
+use crate::protocol::{ForLoop, Proto, Step};
+use crate::shape::{assigned_vars, recognise};
+use crate::sym::{type_range, Sym, UnknownReason};
+use warpsafe_ir::{BinOp, Block, Expr, LoopCheck, LoopId, LoopKind, ScalarTy, Span, VarId};
+
+/// The fields of an IR `Loop` statement.
+pub(crate) struct LoopParts<'a> {
+    pub(crate) id: LoopId,
+    pub(crate) kind: LoopKind,
+    pub(crate) header: &'a Block,
+    pub(crate) cond: &'a Expr,
+    pub(crate) check: LoopCheck,
+    pub(crate) body: &'a Block,
+    pub(crate) step: &'a Block,
+    pub(crate) span: Span,
+}
+
+/// A counting loop's normalised range.
+struct Counted {
+    var: VarId,
+    ty: ScalarTy,
+    lo: Sym,
+    hi: Sym,
+    step: Step,
+    test: BinOp,
+    valid: Sym,
+}
+
+/// One evaluated iteration.
+struct Iteration {
+    /// The body, header and step, without the loop-condition guard.
+    proto: Proto,
+    /// The loop condition in the iteration's store.
+    cond: Sym,
+    /// The loop may be left by `break` (of itself).
+    breaks: bool,
+    /// Jumps past the loop (`return`, outer `break`/`continue`).
+    escapes: Vec<Target>,
+}
+
+impl Infer<'_> {
+    pub(crate) fn real_loop(&mut self, l: LoopParts<'_>, env: &mut Env) -> Flow {
+        let span = l.span;
+        let modified = assigned_vars(&[l.header, l.body, l.step]);
+        let mut lenv = env.clone();
+        for &v in &modified {
+            let ty = self.kernel.var(v).ty;
+            let u = self.fresh(ty, UnknownReason::ModifiedInLoop { var: v }, span);
+            lenv.set(v, u);
+        }
+        let counted = match recognise(
+            self.kernel,
+            l.id,
+            l.kind,
+            l.check,
+            l.header,
+            l.cond,
+            l.body,
+            l.step,
+        ) {
+            Ok(shape) => {
+                let ty = self.kernel.var(shape.var).ty;
+                let init = self.read(env, shape.var, span);
+                let bound = self.eval(shape.bound, env, span);
+                let amount = self.eval(&shape.amount, env, span);
+                match counted(
+                    shape.var,
+                    ty,
+                    shape.test,
+                    init,
+                    bound,
+                    shape.step_op,
+                    amount,
+                ) {
+                    Ok(c) if !c.valid.is_false() => Some(c),
+                    Ok(_) => {
+                        self.note(
+                            span,
+                            "counting loop whose variable may wrap: iteration count unknown".into(),
+                        );
+                        None
+                    }
+                    Err(why) => {
+                        self.note(
+                            span,
+                            format!("loop not normalised ({why}): iteration count unknown"),
+                        );
+                        None
+                    }
+                }
+            }
+            Err(why) => {
+                self.note(
+                    span,
+                    format!(
+                        "loop not recognised as a counting loop ({why}): iteration count unknown"
+                    ),
+                );
+                None
+            }
+        };
+        if let Some(c) = &counted {
+            lenv.set(
+                c.var,
+                Sym::LoopVar {
+                    var: c.var,
+                    loop_id: l.id,
+                    ty: c.ty,
+                },
+            );
+        }
+        let saved_path = self.path.clone();
+        self.loop_depth += 1;
+        let it = self.iteration(&l, &mut lenv);
+        self.loop_depth -= 1;
+        self.path = saved_path;
+
+        // The store after the loop: everything the loop assigns is unknown.
+        let mut after = env.clone();
+        for &v in &modified {
+            let ty = self.kernel.var(v).ty;
+            let u = self.fresh(ty, UnknownReason::AfterLoop { var: v }, span);
+            after.set(v, u);
+        }
+        let early = it.breaks || !it.escapes.is_empty();
+        let unknown_loop = |cond: Sym, proto: Proto| Proto::Loop {
+            id: l.id,
+            body: Box::new(Proto::if_(cond, proto, Proto::Skip)),
+            span,
+        };
+        let proto = match counted {
+            Some(c) => {
+                let for_ = Proto::For(Box::new(ForLoop {
+                    var: c.var,
+                    loop_id: l.id,
+                    ty: c.ty,
+                    lo: c.lo,
+                    hi: c.hi,
+                    step: c.step,
+                    test: c.test,
+                    body: it.proto.clone(),
+                    bound_known: !early,
+                    span,
+                }));
+                if c.valid.is_true() {
+                    for_
+                } else {
+                    self.note(span, "counting loop is exact only under a condition; otherwise its iteration count is unknown".into());
+                    let u = self.fresh(c.ty, UnknownReason::ModifiedInLoop { var: c.var }, span);
+                    let id = l.id;
+                    let fallback = unknown_loop(it.cond, it.proto).map_syms(&mut |s| match s {
+                        Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(u.clone()),
+                        _ => None,
+                    });
+                    Proto::if_(c.valid, for_, fallback)
+                }
+            }
+            None => unknown_loop(it.cond, it.proto),
+        };
+        // Jumps past the loop: taken under fresh, mutually exclusive unknowns.
+        let mut fall = Sym::Bool(true);
+        let mut jumps = Vec::new();
+        let mut targets: Vec<Target> = Vec::new();
+        for t in it.escapes {
+            if !targets.contains(&t) {
+                targets.push(t);
+            }
+        }
+        for target in targets {
+            let u = self.fresh(ScalarTy::Bool, UnknownReason::LoopExit, span);
+            jumps.push(Jump {
+                target,
+                cond: Sym::and(fall.clone(), u.clone()),
+                env: after.clone(),
+            });
+            fall = Sym::and(fall, Sym::negate(u));
+        }
+        if !jumps.is_empty() {
+            self.note(span, "the loop may be left by return or an outer jump: later code is guarded by an unknown".into());
+        }
+        *env = after;
+        Flow { proto, fall, jumps }
+    }
+
+    fn iteration(&mut self, l: &LoopParts<'_>, lenv: &mut Env) -> Iteration {
+        let path = self.path.clone();
+        let mut all_jumps = Vec::new();
+        let (proto, cond) = match l.check {
+            LoopCheck::Before => {
+                let h = self.block(l.header, lenv);
+                let c = self.eval(l.cond, lenv, l.span);
+                self.path = Sym::and(path.clone(), Sym::and(h.fall.clone(), c.clone()));
+                let b = self.block(l.body, lenv);
+                let (step_cond, mut senv, rest) =
+                    self.continues(l.id, b.fall, b.jumps, lenv, l.span);
+                all_jumps.extend(h.jumps);
+                all_jumps.extend(rest);
+                self.path = Sym::and(path.clone(), step_cond.clone());
+                let s = self.block(l.step, &mut senv);
+                all_jumps.extend(s.jumps);
+                *lenv = senv;
+                let after_cond =
+                    Proto::seq(vec![b.proto, Proto::if_(step_cond, s.proto, Proto::Skip)]);
+                // The header runs before the condition is tested.
+                if h.proto.is_skip() {
+                    (after_cond, Sym::and(h.fall, c))
+                } else {
+                    let guard = Sym::and(h.fall, c);
+                    let proto =
+                        Proto::seq(vec![h.proto, Proto::if_(guard, after_cond, Proto::Skip)]);
+                    (proto, Sym::Bool(true))
+                }
+            }
+            LoopCheck::After => {
+                let b = self.block(l.body, lenv);
+                let (step_cond, mut senv, rest) =
+                    self.continues(l.id, b.fall, b.jumps, lenv, l.span);
+                all_jumps.extend(rest);
+                self.path = Sym::and(path.clone(), step_cond.clone());
+                let s = self.block(l.step, &mut senv);
+                let h = self.block(l.header, &mut senv);
+                all_jumps.extend(s.jumps);
+                all_jumps.extend(h.jumps);
+                *lenv = senv;
+                let tail = Proto::seq(vec![s.proto, Proto::if_(s.fall, h.proto, Proto::Skip)]);
+                let proto = Proto::seq(vec![b.proto, Proto::if_(step_cond, tail, Proto::Skip)]);
+                (proto, Sym::Bool(true))
+            }
+        };
+        self.path = path;
+        let mut breaks = false;
+        let mut escapes = Vec::new();
+        for j in all_jumps {
+            if j.cond.is_false() {
+                continue;
+            }
+            match j.target {
+                Target::Break(id) | Target::Continue(id) if id == l.id => breaks = true,
+                t => escapes.push(t),
+            }
+        }
+        Iteration {
+            proto,
+            cond,
+            breaks,
+            escapes,
+        }
+    }
+
+    /// Splits the jumps of a loop body into `continue`s of loop `id` (which
+    /// reach the step) and the rest; returns when the step runs and its store.
+    fn continues(
+        &mut self,
+        id: LoopId,
+        fall: Sym,
+        jumps: Vec<Jump>,
+        lenv: &Env,
+        span: Span,
+    ) -> (Sym, Env, Vec<Jump>) {
+        let mut step_cond = fall.clone();
+        let mut entries = vec![(fall, lenv.clone())];
+        let mut rest = Vec::new();
+        for j in jumps {
+            if j.target == Target::Continue(id) {
+                step_cond = Sym::or(step_cond, j.cond.clone());
+                entries.push((j.cond, j.env));
+            } else {
+                rest.push(j);
+            }
+        }
+        entries.reverse();
+        let env = self.merge(entries, lenv.clone(), span);
+        (step_cond, env, rest)
+    }
+}
+
+/// Normalises a recognised loop `var = init; while (var test bound) var = var op amount`
+/// into `lo..hi` with its validity condition.
+fn counted(
+    var: VarId,
+    ty: ScalarTy,
+    test: BinOp,
+    init: Sym,
+    bound: Sym,
+    op: BinOp,
+    amount: Sym,
+) -> Result<Counted, String> {
+    let (op, amount) = match (op, amount.as_int()) {
+        (BinOp::Add, Some(k)) if k < 0 => (BinOp::Sub, Sym::int(-k, ty)),
+        (BinOp::Sub, Some(k)) if k < 0 => (BinOp::Add, Sym::int(-k, ty)),
+        _ => (op, amount),
+    };
+    let bin = |op: BinOp, a: &Sym, b: &Sym| Sym::binary(op, ty, a.clone(), b.clone());
+    let one = Sym::int(1, ty);
+    let zero = Sym::int(0, ty);
+    let max = Sym::int(type_range(ty).1, ty);
+    let bits = Sym::int(i128::from(ty.bits()), ty);
+    let unsigned = !ty.is_signed();
+    let mut valid = Sym::Bool(true);
+    let mut need = |c: Sym| valid = Sym::and(valid.clone(), c);
+    let unit = amount.as_int() == Some(1);
+    if test == BinOp::Ne && !(unit && matches!(op, BinOp::Add | BinOp::Sub)) {
+        return Err("`!=` test with a non-unit step".into());
+    }
+    let step = match op {
+        BinOp::Add => {
+            if !amount.is_positive() {
+                need(bin(BinOp::Gt, &amount, &zero));
+            }
+            if unsigned {
+                let limit = match test {
+                    BinOp::Le => bin(BinOp::Sub, &max, &amount),
+                    _ => bin(BinOp::Add, &bin(BinOp::Sub, &max, &amount), &one),
+                };
+                need(bin(BinOp::Le, &bound, &limit));
+            }
+            Step::Add(amount)
+        }
+        BinOp::Sub => {
+            if !amount.is_positive() {
+                need(bin(BinOp::Gt, &amount, &zero));
+            }
+            if unsigned {
+                let limit = match test {
+                    BinOp::Ge => amount.clone(),
+                    _ => bin(BinOp::Sub, &amount, &one),
+                };
+                need(bin(BinOp::Ge, &bound, &limit));
+            }
+            Step::Sub(amount)
+        }
+        BinOp::Mul => {
+            need(bin(BinOp::Gt, &amount, &one));
+            need(bin(BinOp::Gt, &init, &zero));
+            if unsigned {
+                need(bin(BinOp::Le, &bound, &bin(BinOp::Div, &max, &amount)));
+            }
+            Step::Mul(amount)
+        }
+        BinOp::Shl => {
+            need(bin(BinOp::Gt, &amount, &zero));
+            need(bin(BinOp::Lt, &amount, &bits));
+            need(bin(BinOp::Gt, &init, &zero));
+            if unsigned {
+                need(bin(BinOp::Le, &bound, &bin(BinOp::Shr, &max, &amount)));
+            }
+            Step::Shl(amount)
+        }
+        BinOp::Div => {
+            need(bin(BinOp::Gt, &amount, &zero));
+            Step::Div(amount)
+        }
+        _ => {
+            need(bin(BinOp::Ge, &amount, &zero));
+            need(bin(BinOp::Lt, &amount, &bits));
+            Step::Shr(amount)
+        }
+    };
+    let (lo, hi) = match (step.increasing(), test) {
+        (true, BinOp::Lt) => (init, bound),
+        (true, BinOp::Le) => {
+            need(bin(BinOp::Lt, &bound, &max));
+            (init, bin(BinOp::Add, &bound, &one))
+        }
+        (true, BinOp::Ne) => {
+            need(bin(BinOp::Le, &init, &bound));
+            (init, bound)
+        }
+        (false, BinOp::Gt | BinOp::Ge | BinOp::Ne) => {
+            need(bin(BinOp::Lt, &init, &max));
+            if test == BinOp::Ne {
+                need(bin(BinOp::Ge, &init, &bound));
+            }
+            let lo = if test == BinOp::Ge {
+                bound
+            } else {
+                need(bin(BinOp::Lt, &bound, &max));
+                bin(BinOp::Add, &bound, &one)
+            };
+            (lo, bin(BinOp::Add, &init, &one))
+        }
+        _ => return Err("the step moves away from the bound".into()),
+    };
+    if !unsigned && matches!(step, Step::Div(_) | Step::Shr(_)) {
+        need(bin(BinOp::Ge, &lo, &zero));
+    }
+    Ok(Counted {
+        var,
+        ty,
+        lo,
+        hi,
+        step,
+        test,
+        valid,
+    })
+}

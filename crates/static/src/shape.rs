@@ -1,0 +1,205 @@
+//! Recognising counting loops in the IR (seed 002, §5: loop normalisation):
+//! `i = lo; while (i ◇ bound) { body; i = i ⊕ k }` where `◇` is `<`, `<=`,
+//! `>`, `>=` or `!=`, `⊕` is `+ - * / << >>`, the loop variable is assigned
+//! only by that update, and `bound` and `k` are loop-invariant.
+//!
+//! This module only matches syntax; `loops.rs` turns a [`Shape`] into a
+//! protocol `For` with the conditions under which it is exact.
+
+use crate::sym::type_range;
+use std::collections::BTreeSet;
+use warpsafe_ir::{
+    BinOp, Block, Expr, Kernel, LoopCheck, LoopId, LoopKind, ScalarTy, Stmt, StmtKind, VarId,
+};
+
+/// A recognised loop: `var test bound`, stepped by `var = var step_op amount`.
+pub(crate) struct Shape<'a> {
+    pub(crate) var: VarId,
+    /// The comparison with the variable on the left.
+    pub(crate) test: BinOp,
+    pub(crate) bound: &'a Expr,
+    pub(crate) step_op: BinOp,
+    /// The stride, in the variable's type.
+    pub(crate) amount: Expr,
+}
+
+/// Every variable a statement list assigns (nested blocks included).
+pub(crate) fn assigned_vars(blocks: &[&Block]) -> BTreeSet<VarId> {
+    let mut out = BTreeSet::new();
+    for b in blocks {
+        warpsafe_ir::walk_block(b, &mut |s| {
+            if let Some(v) = assigned_var(s) {
+                out.insert(v);
+            }
+        });
+    }
+    out
+}
+
+fn assigned_var(s: &Stmt) -> Option<VarId> {
+    match &s.kind {
+        StmtKind::Assign { dst, .. } | StmtKind::Havoc { dst, .. } | StmtKind::Load { dst, .. } => {
+            Some(*dst)
+        }
+        StmtKind::Rmw { dst, .. } | StmtKind::Cas { dst, .. } => *dst,
+        StmtKind::Barrier {
+            reduce: Some((_, _, dst)),
+            ..
+        } => Some(*dst),
+        _ => None,
+    }
+}
+
+/// Whether `block` contains `continue` to loop `id`.
+fn continues(block: &Block, id: LoopId) -> bool {
+    let mut found = false;
+    warpsafe_ir::walk_block(block, &mut |s| {
+        found |= matches!(s.kind, StmtKind::Continue(l) if l == id);
+    });
+    found
+}
+
+fn mirror(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        op => op,
+    }
+}
+
+/// `v` or a cast of `v` to a type that holds all its values.
+fn as_var(e: &Expr, kernel: &Kernel) -> Option<VarId> {
+    match e {
+        Expr::Var(v) => Some(*v),
+        Expr::Cast(ty, inner) => {
+            let Expr::Var(v) = &**inner else { return None };
+            let from = kernel.var(*v).ty;
+            let (flo, fhi) = type_range(from);
+            let (tlo, thi) = type_range(*ty);
+            (ty.is_integer() && from.is_integer() && flo >= tlo && fhi <= thi).then_some(*v)
+        }
+        _ => None,
+    }
+}
+
+/// Matches a real loop against the counting-loop shape; the error says why
+/// it does not match.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn recognise<'a>(
+    kernel: &Kernel,
+    id: LoopId,
+    kind: LoopKind,
+    check: LoopCheck,
+    header: &'a Block,
+    cond: &'a Expr,
+    body: &'a Block,
+    step: &'a Block,
+) -> Result<Shape<'a>, String> {
+    if check != LoopCheck::Before || !matches!(kind, LoopKind::For | LoopKind::While) {
+        return Err("it tests its condition after the body".into());
+    }
+    if !header.is_empty() {
+        return Err("its condition reads memory".into());
+    }
+    let modified = assigned_vars(&[header, body, step]);
+    let Expr::Binary(op, _, a, b) = cond else {
+        return Err("its condition is not a comparison".into());
+    };
+    if !op.is_comparison() || *op == BinOp::Eq {
+        return Err("its condition is not a comparison".into());
+    }
+    let (var, test, bound) = match (as_var(a, kernel), as_var(b, kernel)) {
+        (Some(v), _) if modified.contains(&v) => (v, *op, &**b),
+        (_, Some(v)) if modified.contains(&v) => (v, mirror(*op), &**a),
+        _ => return Err("its condition does not compare a variable the loop updates".into()),
+    };
+    let vty = kernel.var(var).ty;
+    if !vty.is_integer() {
+        return Err("its variable is not an integer".into());
+    }
+    // The update: the only assignment to `var` in the loop.
+    let mut sites = 0;
+    for blk in [header, body, step] {
+        warpsafe_ir::walk_block(blk, &mut |s| {
+            if assigned_var(s) == Some(var) {
+                sites += 1;
+            }
+        });
+    }
+    if sites != 1 {
+        return Err("its variable is assigned more than once per iteration".into());
+    }
+    let update = if let Some(s) = step.iter().find(|s| assigned_var(s) == Some(var)) {
+        s
+    } else if step.is_empty() && !continues(body, id) {
+        match body.last() {
+            Some(s) if assigned_var(s) == Some(var) => s,
+            _ => return Err("its variable is not updated at the end of the body".into()),
+        }
+    } else {
+        return Err("its variable is not updated at the end of each iteration".into());
+    };
+    let StmtKind::Assign { value, .. } = &update.kind else {
+        return Err("its variable is not updated by arithmetic".into());
+    };
+    let (step_op, amount) = match_update(value, var, vty)?;
+    if !matches!(
+        step_op,
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl | BinOp::Shr
+    ) {
+        return Err(format!(
+            "its step `{}` is not + - * / << >>",
+            step_op.symbol()
+        ));
+    }
+    let invariant = |e: &Expr| e.vars().iter().all(|v| !modified.contains(v));
+    if !invariant(bound) {
+        return Err("its bound changes in the loop".into());
+    }
+    if !invariant(&amount) {
+        return Err("its stride changes in the loop".into());
+    }
+    Ok(Shape {
+        var,
+        test,
+        bound,
+        step_op,
+        amount,
+    })
+}
+
+/// Matches `v = v op k` (or `k op v` for `+`/`*`), also through C's
+/// conversions `v = (T)((U)v op k)` where `U` has `T`'s width and `op` is
+/// `+ - *` (the same bits either way). Returns `op` and `k` in `v`'s type.
+fn match_update(value: &Expr, var: VarId, vty: ScalarTy) -> Result<(BinOp, Expr), String> {
+    let direct = |op: BinOp, l: &Expr, r: &Expr, is_var: &dyn Fn(&Expr) -> bool| match (l, r) {
+        (l, k) if is_var(l) => Some((op, k.clone())),
+        (k, r) if is_var(r) && matches!(op, BinOp::Add | BinOp::Mul) => Some((op, k.clone())),
+        _ => None,
+    };
+    let plain = |e: &Expr| matches!(e, Expr::Var(v) if *v == var);
+    match value {
+        Expr::Binary(op, ty, l, r) if *ty == vty => {
+            direct(*op, l, r, &plain).ok_or_else(|| "its update is not `i = i op k`".to_string())
+        }
+        Expr::Cast(outer, inner) if *outer == vty => {
+            let Expr::Binary(op, ty, l, r) = &**inner else {
+                return Err("its update is not `i = i op k`".into());
+            };
+            let same_bits = ty.is_integer() && ty.bits() == vty.bits();
+            if !same_bits || !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+                return Err("its update converts the variable".into());
+            }
+            let widened = |e: &Expr| match e {
+                Expr::Cast(t, v) => t == ty && plain(v),
+                e => plain(e),
+            };
+            let (op, k) = direct(*op, l, r, &widened)
+                .ok_or_else(|| "its update is not `i = i op k`".to_string())?;
+            Ok((op, Expr::Cast(vty, Box::new(k))))
+        }
+        _ => Err("its update is not `i = i op k` in the variable's type".into()),
+    }
+}
