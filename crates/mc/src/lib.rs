@@ -1,0 +1,33 @@
+//! The model checker of warpsafe (seed 000, GPUMC): execution graphs under
+//! scoped RC11 (SRC11), their consistency, data and heterogeneous races,
+//! and a brute-force reference enumerator of all consistent executions of a
+//! concrete launch.
+//!
+//! - [`graph`]: execution graphs (events, `po`, `rf`, `co`).
+//! - [`scope`]: CUDA scopes and scope inclusion (`incl`).
+//! - [`consistency`]: the SRC11 relations and axioms (Coherence, Atomicity,
+//!   SC, No-Thin-Air), as bit matrices.
+//! - [`races`]: data races and heterogeneous races of a consistent graph.
+//! - [`reference`]: the reference enumerator, which drives
+//!   [`warpsafe_interp::Thread`]s, choosing every `rf` and `co` possibility
+//!   and keeping the consistent graphs. It is exact and slow: the optimised
+//!   DPOR explorer (seed 000 §4) is to be checked against it.
+//!
+//! Invariants: the crate does no I/O; every graph [`reference::explore`]
+//! returns is consistent and distinct from every other it returns.
+
+pub mod consistency;
+pub mod graph;
+pub mod races;
+pub mod reference;
+pub mod rel;
+pub mod scope;
+
+pub use consistency::{check, is_consistent, Axiom, Model, Relations, Violation};
+pub use graph::{
+    BarrierGroup, BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource, ThreadId,
+};
+pub use races::{races, Race, RaceAccess, RaceKind};
+pub use reference::{
+    explore, AssertionFailure, Config, Execution, Exploration, McError, ThreadFault,
+};

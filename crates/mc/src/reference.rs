@@ -1,0 +1,762 @@
+//! The brute-force reference enumerator: every SRC11-consistent execution
+//! of one concrete launch of a kernel.
+//!
+//! # Algorithm
+//!
+//! A *state* is a partial execution graph plus, for every thread, the
+//! interpreter paused at its next event (or finished, or blocked at a
+//! barrier). From a state, every thread that has a next event may perform
+//! it, in every way the model allows:
+//!
+//! - a **read** reads from *any* write to its location already in the
+//!   graph, or from the initial value (one successor per choice);
+//! - a **write** is inserted at *any* position of its location's `co`;
+//! - an **RMW/CAS** reads from any write, and is placed in `co` immediately
+//!   after it (the only placement (Atomicity) allows); a CAS that fails is a
+//!   read with the failure order;
+//! - fences add their event; a thread arriving at a **barrier** adds its
+//!   barrier event and blocks; the last participant to arrive releases all
+//!   of them (reducing barriers get their reduction);
+//! - unknown values (`Havoc`) are not supported (an error).
+//!
+//! Every successor graph is checked with [`crate::consistency`]; an
+//! inconsistent one is dropped together with everything below it, since
+//! every relation of SRC11 only grows when events (`po`-maximal), `rf`
+//! edges into the new event and `co` insertions are added, so an axiom
+//! violated by a prefix stays violated. A successor whose graph was seen
+//! before is dropped too: a thread is deterministic given what its reads
+//! return, so the graph determines the whole state (memoisation; a thread
+//! that faulted inside an atomic, which adds no event, is part of the key).
+//! A state where no thread can move is a complete execution.
+//!
+//! # Completeness
+//!
+//! Let `G` be a consistent complete execution of the launch. By
+//! (No-Thin-Air), `po ∪ rf ∪ bar` is acyclic, so it has a linearisation
+//! `e₁ … eₙ` in which every read comes after the write it reads from and
+//! every event after a barrier comes after all participants' arrivals at
+//! it. Following this order, the enumerator can perform each `eᵢ` by its
+//! thread (the thread's earlier events were performed and returned the same
+//! values as in `G`, so the interpreter produces exactly `eᵢ`), pick `rf(eᵢ)`
+//! (already in the graph), and insert writes into `co` at the position their
+//! restriction of `G`'s `co` dictates (any total order is built by
+//! insertions; updates sit right after their source in `G` by
+//! (Atomicity)). Every prefix is a restriction of `G` and hence consistent
+//! (its relations are subsets of `G`'s), so it is not pruned. Memoisation
+//! only skips states already explored. Hence `G` is produced; and it is
+//! produced once, because complete graphs are collected in a set.
+
+use crate::consistency::{self, Model, Relations};
+use crate::graph::{
+    BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, RfSource, ThreadId,
+};
+use crate::races::{races, Race};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+use thiserror::Error;
+use warpsafe_interp::{
+    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, Barrier, EventKind, Fault,
+    FaultKind, Launch, Location, ResumeError, SetupError, Step, Thread, ThreadConfig, ThreadCtx,
+    Value, WARP_SIZE,
+};
+use warpsafe_ir::{Kernel, MemSpace, ReduceOp, ScalarTy, Span};
+
+/// Bounds and model of an exploration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Complete executions before [`McError::TooManyExecutions`].
+    pub max_executions: usize,
+    /// Distinct partial graphs explored before [`McError::TooManyStates`].
+    pub max_states: usize,
+    /// Interpreter fuel per thread (bounds loops): [`McError::StepLimit`].
+    pub max_steps: u64,
+    /// Threads in the launch before [`McError::TooManyThreads`].
+    pub max_threads: usize,
+    pub model: Model,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_executions: 10_000,
+            max_states: 1_000_000,
+            max_steps: 10_000,
+            max_threads: 16,
+            model: Model::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum McError {
+    #[error("the launch has {threads} threads, more than the limit of {limit}")]
+    TooManyThreads { threads: u64, limit: usize },
+    #[error("more than {limit} consistent executions")]
+    TooManyExecutions { limit: usize },
+    #[error("more than {limit} partial executions explored")]
+    TooManyStates { limit: usize },
+    #[error("{thread} ran more than {limit} steps (raise the step limit or bound the loops)")]
+    StepLimit {
+        thread: ThreadId,
+        limit: u64,
+        span: Span,
+    },
+    #[error("cannot start {thread}: {error}")]
+    Setup { thread: ThreadId, error: SetupError },
+    #[error("malformed IR in {thread}: {fault}")]
+    MalformedIr { thread: ThreadId, fault: Fault },
+    #[error("the reference enumerator does not support {what}")]
+    Unsupported { what: String, span: Span },
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<ResumeError> for McError {
+    fn from(e: ResumeError) -> McError {
+        McError::Internal(e.to_string())
+    }
+}
+
+/// An `assert` that failed in one thread of an execution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssertionFailure {
+    pub thread: ThreadId,
+    pub message: String,
+    pub span: Span,
+}
+
+/// A fault (undefined behaviour) of one thread of an execution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreadFault {
+    pub thread: ThreadId,
+    pub fault: Fault,
+}
+
+/// One consistent complete execution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Execution {
+    pub graph: Graph,
+    /// The `co`-last value of every location the execution touched.
+    pub final_memory: BTreeMap<Loc, Value>,
+    pub assertion_failures: Vec<AssertionFailure>,
+    pub faults: Vec<ThreadFault>,
+    /// Threads left waiting at a barrier (barrier divergence, seed 000
+    /// §2.1): the barrier events they are blocked at.
+    pub blocked: Vec<(ThreadId, Span)>,
+    pub races: Vec<Race>,
+}
+
+/// Everything one exploration found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Exploration {
+    /// The distinct consistent executions.
+    pub executions: Vec<Execution>,
+    /// Distinct partial graphs explored.
+    pub states: usize,
+    /// Successors dropped because their graph is inconsistent.
+    pub pruned_inconsistent: usize,
+    /// Successors dropped because a thread's `__assume` is false.
+    pub pruned_infeasible: usize,
+}
+
+impl Exploration {
+    /// The distinct final memory states.
+    pub fn outcomes(&self) -> Vec<&BTreeMap<Loc, Value>> {
+        let mut seen = HashSet::new();
+        self.executions
+            .iter()
+            .map(|e| &e.final_memory)
+            .filter(|m| seen.insert(*m))
+            .collect()
+    }
+
+    /// Every race of every execution, deduplicated by kind, location,
+    /// threads and spans.
+    pub fn races(&self) -> Vec<Race> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for r in self.executions.iter().flat_map(|e| &e.races) {
+            let key = (
+                r.kind,
+                r.loc,
+                (r.first.thread, r.first.span),
+                (r.second.thread, r.second.span),
+            );
+            if seen.insert(key) {
+                out.push(*r);
+            }
+        }
+        out
+    }
+
+    pub fn assertion_failures(&self) -> impl Iterator<Item = &AssertionFailure> {
+        self.executions.iter().flat_map(|e| &e.assertion_failures)
+    }
+}
+
+/// Where a thread is.
+#[derive(Clone, Debug)]
+enum Status {
+    /// Paused at this event.
+    Ready(warpsafe_interp::Event),
+    /// Arrived at a barrier that has not been released.
+    AtBarrier {
+        instance: BarrierInstance,
+        reduce: Option<(ReduceOp, bool)>,
+        span: Span,
+    },
+    Done,
+    Failed {
+        message: String,
+        span: Span,
+    },
+    Faulted(Fault),
+}
+
+#[derive(Clone)]
+struct State<'k> {
+    graph: Graph,
+    threads: Vec<Thread<'k>>,
+    status: Vec<Status>,
+    /// Per thread, how many barriers of each group it arrived at.
+    arrivals: Vec<BTreeMap<BarrierGroup, u32>>,
+}
+
+impl State<'_> {
+    /// What identifies the state: the graph determines every thread (they
+    /// are deterministic given what their reads return) except for a fault
+    /// at an atomic, which depends on a value read without adding an event.
+    fn key(&self) -> (Graph, Vec<bool>) {
+        let faulted = self
+            .status
+            .iter()
+            .map(|s| matches!(s, Status::Faulted(_)))
+            .collect();
+        (self.graph.clone(), faulted)
+    }
+}
+
+/// What an RMW or CAS does given the old value.
+enum Effect {
+    Write(Value),
+    /// A failed CAS, a read with this order.
+    Fail(Order),
+}
+
+/// A successor was dropped because an `__assume` failed.
+struct Infeasible;
+
+struct Explorer<'k> {
+    kernel: &'k Kernel,
+    config: Config,
+    ids: Vec<ThreadId>,
+    visited: HashSet<(Graph, Vec<bool>)>,
+    complete: HashSet<(Graph, Vec<bool>)>,
+    out: Exploration,
+}
+
+/// Enumerates every consistent execution of `kernel` under `launch`.
+pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Exploration, McError> {
+    let launch = Arc::new(launch.clone());
+    let total = launch.blocks() * launch.threads_per_block();
+    if total > config.max_threads as u64 {
+        return Err(McError::TooManyThreads {
+            threads: total,
+            limit: config.max_threads,
+        });
+    }
+    let delinear = |i: u64, d: [u32; 3]| {
+        let (x, y) = (u64::from(d[0]), u64::from(d[1]));
+        [(i % x) as u32, ((i / x) % y) as u32, (i / (x * y)) as u32]
+    };
+    let mut ids = Vec::new();
+    let mut ctxs = Vec::new();
+    for b in 0..launch.blocks() {
+        for t in 0..launch.threads_per_block() {
+            ids.push(ThreadId {
+                block: b as u32,
+                thread: t as u32,
+            });
+            ctxs.push(ThreadCtx::new(
+                launch.clone(),
+                delinear(b, launch.grid_dim),
+                delinear(t, launch.block_dim),
+            ));
+        }
+    }
+    let thread_config = ThreadConfig {
+        max_steps: config.max_steps,
+        ..ThreadConfig::default()
+    };
+    let mut threads = Vec::new();
+    for (id, ctx) in ids.iter().zip(&ctxs) {
+        threads.push(
+            Thread::new(kernel, ctx.clone(), thread_config)
+                .map_err(|error| McError::Setup { thread: *id, error })?,
+        );
+    }
+    let mut ex = Explorer {
+        kernel,
+        config: *config,
+        ids: ids.clone(),
+        visited: HashSet::new(),
+        complete: HashSet::new(),
+        out: Exploration::default(),
+    };
+    let mut state = State {
+        graph: Graph::new(ids.clone()),
+        threads,
+        status: vec![Status::Done; ids.len()],
+        arrivals: vec![BTreeMap::new(); ids.len()],
+    };
+    for t in 0..ids.len() {
+        if ex.advance(&mut state, t)?.is_err() {
+            return Ok(ex.out);
+        }
+    }
+    ex.run(state)?;
+    Ok(ex.out)
+}
+
+impl<'k> Explorer<'k> {
+    fn run(&mut self, initial: State<'k>) -> Result<(), McError> {
+        self.visited.insert(initial.key());
+        self.out.states = 1;
+        let mut stack = vec![initial];
+        while let Some(state) = stack.pop() {
+            let ready: Vec<usize> = (0..state.status.len())
+                .filter(|t| matches!(state.status[*t], Status::Ready(_)))
+                .collect();
+            if ready.is_empty() {
+                self.finish(state)?;
+                continue;
+            }
+            for t in ready {
+                for next in self.successors(&state, t)? {
+                    if !self.visited.insert(next.key()) {
+                        continue;
+                    }
+                    if consistency::check(&next.graph, self.config.model).is_err() {
+                        self.out.pruned_inconsistent += 1;
+                        continue;
+                    }
+                    self.out.states += 1;
+                    if self.out.states > self.config.max_states {
+                        return Err(McError::TooManyStates {
+                            limit: self.config.max_states,
+                        });
+                    }
+                    stack.push(next);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a complete execution.
+    fn finish(&mut self, state: State<'k>) -> Result<(), McError> {
+        if !self.complete.insert(state.key()) {
+            return Ok(());
+        }
+        if self.out.executions.len() >= self.config.max_executions {
+            return Err(McError::TooManyExecutions {
+                limit: self.config.max_executions,
+            });
+        }
+        let mut exec = Execution {
+            final_memory: state.graph.final_memory(),
+            assertion_failures: Vec::new(),
+            faults: Vec::new(),
+            blocked: Vec::new(),
+            races: races(&Relations::new(&state.graph, self.config.model)),
+            graph: Graph::default(),
+        };
+        for (t, status) in state.status.iter().enumerate() {
+            let thread = self.ids[t];
+            match status {
+                Status::Failed { message, span } => {
+                    exec.assertion_failures.push(AssertionFailure {
+                        thread,
+                        message: message.clone(),
+                        span: *span,
+                    })
+                }
+                Status::Faulted(fault) => exec.faults.push(ThreadFault {
+                    thread,
+                    fault: fault.clone(),
+                }),
+                Status::AtBarrier { span, .. } => exec.blocked.push((thread, *span)),
+                Status::Done | Status::Ready(_) => {}
+            }
+        }
+        exec.graph = state.graph;
+        self.out.executions.push(exec);
+        Ok(())
+    }
+
+    /// Runs thread `t` to its next event and records where it stopped.
+    fn advance(
+        &mut self,
+        state: &mut State<'k>,
+        t: usize,
+    ) -> Result<Result<(), Infeasible>, McError> {
+        state.status[t] = match state.threads[t].step() {
+            Ok(Step::Event(e)) => Status::Ready(e),
+            Ok(Step::Done) => Status::Done,
+            Ok(Step::AssertionFailed { message, span }) => Status::Failed { message, span },
+            Ok(Step::Infeasible { .. }) => {
+                self.out.pruned_infeasible += 1;
+                return Ok(Err(Infeasible));
+            }
+            Err(fault) => match fault.kind {
+                FaultKind::StepLimit { limit } => {
+                    return Err(McError::StepLimit {
+                        thread: self.ids[t],
+                        limit,
+                        span: fault.span,
+                    })
+                }
+                _ if fault.is_malformed_ir() => {
+                    return Err(McError::MalformedIr {
+                        thread: self.ids[t],
+                        fault,
+                    })
+                }
+                _ => Status::Faulted(fault),
+            },
+        };
+        Ok(Ok(()))
+    }
+
+    fn loc(&self, t: usize, l: Location) -> Loc {
+        let shared = self
+            .kernel
+            .arrays
+            .get(l.array.0 as usize)
+            .is_some_and(|a| a.space == MemSpace::Shared);
+        Loc {
+            array: l.array,
+            index: l.index,
+            block: shared.then_some(self.ids[t].block),
+        }
+    }
+
+    /// The initial value of `loc`: the array's initialiser, else zero, at
+    /// the slot's type (`ty` when the IR does not say).
+    fn init_value(&self, loc: Loc, ty: ScalarTy) -> Value {
+        let Some(array) = self.kernel.arrays.get(loc.array.0 as usize) else {
+            return Value::zero(ty);
+        };
+        let slot_ty = if array.slots.is_empty() {
+            ty
+        } else {
+            array.slots[(loc.index % array.slots.len() as u64) as usize]
+        };
+        match array.init.as_ref().and_then(|v| v.get(loc.index as usize)) {
+            Some(c) => Value::from_const(*c, slot_ty),
+            None => Value::zero(slot_ty),
+        }
+    }
+
+    /// Every way thread `t` can perform its next event.
+    fn successors(&mut self, state: &State<'k>, t: usize) -> Result<Vec<State<'k>>, McError> {
+        let Status::Ready(ev) = &state.status[t] else {
+            return Ok(Vec::new());
+        };
+        let span = ev.span;
+        let awaited_ty = match state.threads[t].awaiting() {
+            Some(Awaiting::Load { ty } | Awaiting::Rmw { ty } | Awaiting::Cas { ty }) => Some(ty),
+            _ => None,
+        };
+        let id = state.graph.next_id(t);
+        let thread = self.ids[t];
+        let base = |kind, loc, order, scope| Event {
+            id,
+            thread,
+            kind,
+            loc,
+            read_value: None,
+            written_value: None,
+            order,
+            scope,
+            span,
+            barrier: None,
+        };
+        let mut out = Vec::new();
+        match &ev.kind {
+            EventKind::Load { loc, ty, access } => {
+                let loc = self.loc(t, *loc);
+                let (order, scope) = Order::from_access(*access);
+                let mut s0 = state.clone();
+                let init = self.init_value(loc, *ty);
+                s0.graph.init.entry(loc).or_insert(init);
+                for src in s0.graph.co_sources(loc) {
+                    let mut s = s0.clone();
+                    let value = reinterpret(source(&s.graph, loc, src)?, *ty);
+                    let mut e = base(Kind::Read, Some(loc), order, scope);
+                    e.read_value = Some(value);
+                    s.graph.push(e);
+                    s.graph.rf.insert(id, src);
+                    s.threads[t].resume_load(value)?;
+                    self.push_advanced(s, t, &mut out)?;
+                }
+            }
+            EventKind::Store { loc, value, access } => {
+                let loc = self.loc(t, *loc);
+                let (order, scope) = Order::from_access(*access);
+                let mut s0 = state.clone();
+                let init = self.init_value(loc, value.ty());
+                s0.graph.init.entry(loc).or_insert(init);
+                let n = s0.graph.co.get(&loc).map_or(0, Vec::len);
+                for pos in 0..=n {
+                    let mut s = s0.clone();
+                    let mut e = base(Kind::Write, Some(loc), order, scope);
+                    e.written_value = Some(*value);
+                    s.graph.push(e);
+                    s.graph.co.entry(loc).or_default().insert(pos, id);
+                    self.push_advanced(s, t, &mut out)?;
+                }
+            }
+            EventKind::Rmw {
+                loc,
+                op,
+                operand,
+                order,
+                scope,
+            } => {
+                let ty = awaited_ty.unwrap_or(operand.ty());
+                let loc = self.loc(t, *loc);
+                let template = base(
+                    Kind::Update,
+                    Some(loc),
+                    Order::from_mem_order(*order),
+                    Some(*scope),
+                );
+                let (op, operand) = (*op, *operand);
+                self.updates(state, t, ty, template, false, &mut out, |old| {
+                    apply_rmw(op, old, operand).map(Effect::Write)
+                })?;
+            }
+            EventKind::Cas {
+                loc,
+                expected,
+                desired,
+                order,
+                failure_order,
+                scope,
+            } => {
+                let ty = awaited_ty.unwrap_or(expected.ty());
+                let loc = self.loc(t, *loc);
+                let template = base(
+                    Kind::Update,
+                    Some(loc),
+                    Order::from_mem_order(*order),
+                    Some(*scope),
+                );
+                let failure = Order::from_mem_order(*failure_order);
+                let (expected, desired) = (*expected, *desired);
+                self.updates(state, t, ty, template, true, &mut out, |old| {
+                    Ok(if cas_succeeds(old, expected) {
+                        Effect::Write(cas_result(old, expected, desired))
+                    } else {
+                        Effect::Fail(failure)
+                    })
+                })?;
+            }
+            EventKind::Fence { order, scope } => {
+                let mut s = state.clone();
+                s.graph.push(base(
+                    Kind::Fence,
+                    None,
+                    Order::from_mem_order(*order),
+                    Some(*scope),
+                ));
+                self.push_advanced(s, t, &mut out)?;
+            }
+            EventKind::Barrier { barrier, reduce } => {
+                let group = self.group(t, *barrier);
+                let mut s = state.clone();
+                let generation = {
+                    let g = s.arrivals[t].entry(group).or_insert(0);
+                    *g += 1;
+                    *g - 1
+                };
+                let instance = BarrierInstance { group, generation };
+                let mut e = base(Kind::Barrier, None, Order::AcqRel, None);
+                e.barrier = Some(instance);
+                s.graph.push(e);
+                s.status[t] = Status::AtBarrier {
+                    instance,
+                    reduce: *reduce,
+                    span,
+                };
+                if self.release(&mut s, instance)?.is_ok() {
+                    out.push(s);
+                }
+            }
+            EventKind::Havoc { reason, .. } => {
+                return Err(McError::Unsupported {
+                    what: format!("unknown values ({reason})"),
+                    span,
+                })
+            }
+        }
+        Ok(out)
+    }
+
+    /// The successors of an RMW (`cas` false) or CAS of thread `t` at the
+    /// location of `template`, read as `ty`: for every write it may read
+    /// from, `effect(old)` says what it writes (then it is an update placed
+    /// in `co` right after that write) or that it fails (a read, with the
+    /// CAS's failure order).
+    #[allow(clippy::too_many_arguments)]
+    fn updates(
+        &mut self,
+        state: &State<'k>,
+        t: usize,
+        ty: ScalarTy,
+        template: Event,
+        cas: bool,
+        out: &mut Vec<State<'k>>,
+        effect: impl Fn(Value) -> Result<Effect, FaultKind>,
+    ) -> Result<(), McError> {
+        let Some(loc) = template.loc else {
+            return Err(McError::Internal("an atomic without location".into()));
+        };
+        let id = template.id;
+        let mut s0 = state.clone();
+        let init = self.init_value(loc, ty);
+        s0.graph.init.entry(loc).or_insert(init);
+        for (pos, src) in s0.graph.co_sources(loc).into_iter().enumerate() {
+            let mut s = s0.clone();
+            let old = reinterpret(source(&s.graph, loc, src)?, ty);
+            let mut e = template.clone();
+            e.read_value = Some(old);
+            match effect(old) {
+                Ok(Effect::Write(new)) => {
+                    e.written_value = Some(new);
+                    s.graph.push(e);
+                    s.graph.co.entry(loc).or_default().insert(pos, id);
+                }
+                Ok(Effect::Fail(order)) => {
+                    e.kind = Kind::Read;
+                    e.order = order;
+                    s.graph.push(e);
+                }
+                Err(kind) => {
+                    // The thread faults at the atomic, which is not performed.
+                    s.status[t] = Status::Faulted(Fault::new(kind, template.span));
+                    out.push(s);
+                    continue;
+                }
+            }
+            s.graph.rf.insert(id, src);
+            if cas {
+                s.threads[t].resume_cas(old)?;
+            } else {
+                s.threads[t].resume_rmw(old)?;
+            }
+            self.push_advanced(s, t, out)?;
+        }
+        Ok(())
+    }
+
+    fn push_advanced(
+        &mut self,
+        mut s: State<'k>,
+        t: usize,
+        out: &mut Vec<State<'k>>,
+    ) -> Result<(), McError> {
+        if self.advance(&mut s, t)?.is_ok() {
+            out.push(s);
+        }
+        Ok(())
+    }
+
+    fn group(&self, t: usize, barrier: Barrier) -> BarrierGroup {
+        let block = self.ids[t].block;
+        let tid = self.ids[t].thread;
+        match barrier {
+            Barrier::Block => BarrierGroup::Block { block },
+            Barrier::Grid => BarrierGroup::Grid,
+            Barrier::Warp { mask } => BarrierGroup::Warp {
+                block,
+                warp: tid / WARP_SIZE,
+                mask,
+            },
+            Barrier::Tile { size } => BarrierGroup::Tile {
+                block,
+                size,
+                tile: tid / size.max(1),
+            },
+        }
+    }
+
+    /// Whether thread `u` takes part in barriers of `group`.
+    fn participates(&self, u: usize, group: BarrierGroup) -> bool {
+        let id = self.ids[u];
+        match group {
+            BarrierGroup::Block { block } => id.block == block,
+            BarrierGroup::Grid => true,
+            BarrierGroup::Warp { block, warp, mask } => {
+                id.block == block
+                    && id.thread / WARP_SIZE == warp
+                    && mask & (1 << (id.thread % WARP_SIZE)) != 0
+            }
+            BarrierGroup::Tile { block, size, tile } => {
+                id.block == block && id.thread / size.max(1) == tile
+            }
+        }
+    }
+
+    /// Releases the threads at `instance` when all participants arrived.
+    fn release(
+        &mut self,
+        s: &mut State<'k>,
+        instance: BarrierInstance,
+    ) -> Result<Result<(), Infeasible>, McError> {
+        let parts: Vec<usize> = (0..self.ids.len())
+            .filter(|u| self.participates(*u, instance.group))
+            .collect();
+        let mut preds = Vec::new();
+        for u in &parts {
+            match &s.status[*u] {
+                Status::AtBarrier {
+                    instance: i,
+                    reduce,
+                    ..
+                } if *i == instance => preds.push(reduce.is_some_and(|(_, p)| p)),
+                _ => return Ok(Ok(())),
+            }
+        }
+        for u in parts {
+            if let Status::AtBarrier {
+                reduce: Some((op, _)),
+                ..
+            } = s.status[u]
+            {
+                s.threads[u].resume_barrier(reduce_barrier(op, preds.iter().copied()))?;
+            }
+            if self.advance(s, u)?.is_err() {
+                return Ok(Err(Infeasible));
+            }
+        }
+        Ok(Ok(()))
+    }
+}
+
+/// The value a source provides (a missing one is an internal error).
+fn source(graph: &Graph, loc: Loc, src: RfSource) -> Result<Value, McError> {
+    graph
+        .source_value(loc, src)
+        .ok_or_else(|| McError::Internal(format!("no value for {src:?} at {loc}")))
+}
+
+/// A value read as `ty`: itself, or its bits reinterpreted.
+fn reinterpret(v: Value, ty: ScalarTy) -> Value {
+    if v.ty() == ty {
+        v
+    } else {
+        Value::from_bits(ty, v.to_bits())
+    }
+}
