@@ -641,14 +641,38 @@ impl<'t> Lowerer<'_, 't> {
             span,
         );
         if mtgp {
-            self.rmw(
-                &slot,
-                RmwOp::Exch,
-                Value::Scalar(Expr::Var(fresh), ScalarTy::U32),
-                MemOrder::Relaxed,
-                Scope::Block,
-                n,
-            )?;
+            // Up to 256 threads of a block may share an MTGP32 state; beyond
+            // that the generator's updates race.
+            let fresh_v = Value::Scalar(Expr::Var(fresh), ScalarTy::U32);
+            let (shared, ()) = self.block(|s| {
+                s.rmw(
+                    &slot,
+                    RmwOp::Exch,
+                    fresh_v.clone(),
+                    MemOrder::Relaxed,
+                    Scope::Block,
+                    n,
+                )?;
+                Ok(())
+            })?;
+            let (racing, ()) = self.block(|s| {
+                s.read(&slot, n)?;
+                s.write(&slot, fresh_v.clone(), n)
+            })?;
+            let cond = Expr::binary(
+                BinOp::Lt,
+                ScalarTy::U32,
+                linear_tid(),
+                Expr::int(256, ScalarTy::U32),
+            );
+            self.emit(
+                StmtKind::If {
+                    cond,
+                    then_: shared,
+                    else_: racing,
+                },
+                span,
+            );
         } else {
             if name != "curand_init" {
                 self.read(&slot, n)?;

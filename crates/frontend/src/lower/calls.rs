@@ -153,13 +153,27 @@ impl<'t> Lowerer<'_, 't> {
             CType::Void => None,
             t => Some(self.local_place("fnptr.ret", t, false, n)?),
         };
-        let mut else_ = vec![warpsafe_ir::Stmt::new(
-            StmtKind::Assume {
-                cond: Expr::bool(false),
-                origin: warpsafe_ir::AssumeOrigin::Assume,
-            },
-            span,
-        )];
+        // No candidate matched: the pointer is null or points elsewhere.
+        let message = format!(
+            "call through a function pointer that is null or points to no function of this file taking {argc} argument(s): `{}`",
+            self.text(n)
+        );
+        let mut else_ = vec![
+            warpsafe_ir::Stmt::new(
+                StmtKind::Assert {
+                    cond: Expr::bool(false),
+                    message,
+                },
+                span,
+            ),
+            warpsafe_ir::Stmt::new(
+                StmtKind::Assume {
+                    cond: Expr::bool(false),
+                    origin: warpsafe_ir::AssumeOrigin::Assume,
+                },
+                span,
+            ),
+        ];
         for (id, f) in candidates.iter().rev() {
             let (then_, ()) = self.block(|s| {
                 let v = s.inline(f, None, args, n, None)?;

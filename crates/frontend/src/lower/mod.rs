@@ -88,6 +88,8 @@ pub struct Lowerer<'a, 't> {
     /// Variables known to hold a constant at the current point of
     /// straight-line code (`size_t len = 4; memcpy(..., len)`).
     known: HashMap<VarId, i128>,
+    /// Syntax nodes whose write to `__constant__` memory was reported.
+    constant_writes: HashSet<usize>,
     /// Local names whose address is taken in the function being lowered.
     addr_taken: Vec<HashSet<String>>,
     names: HashMap<String, u32>,
@@ -128,6 +130,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             next_loop: 0,
             ptr_targets: HashMap::new(),
             known: HashMap::new(),
+            constant_writes: HashSet::new(),
             addr_taken: Vec::new(),
             names: HashMap::new(),
             warnings: Vec::new(),

@@ -352,6 +352,12 @@ impl Lowerer<'_, '_> {
                 ty,
                 volatile,
             } => match ty {
+                _ if self.kernel.array(*array).space == warpsafe_ir::MemSpace::Constant
+                    && !self.constant_write_reported(n) =>
+                {
+                    self.constant_write(*array, n);
+                    self.write(p, v, n)
+                }
                 CType::Scalar(_) | CType::FnPtr => {
                     let t = &ty.scalar().unwrap_or(ScalarTy::U32);
                     let value = self.coerce(v, *t, n)?;
@@ -395,6 +401,35 @@ impl Lowerer<'_, '_> {
                 }
             },
         }
+    }
+
+    /// Device code writing `__constant__` memory is a bug: an assertion
+    /// failure at the write (the write itself follows, unreachable).
+    fn constant_write(&mut self, array: ArrayId, n: Node) {
+        let span = self.span(n);
+        let message = format!(
+            "write to `__constant__` memory `{}`",
+            self.kernel.array(array).name
+        );
+        self.emit(
+            StmtKind::Assert {
+                cond: Expr::bool(false),
+                message,
+            },
+            span,
+        );
+        self.emit(
+            StmtKind::Assume {
+                cond: Expr::bool(false),
+                origin: warpsafe_ir::AssumeOrigin::Assume,
+            },
+            span,
+        );
+        self.constant_writes.insert(n.id());
+    }
+
+    fn constant_write_reported(&self, n: Node) -> bool {
+        self.constant_writes.contains(&n.id())
     }
 
     /// The field values of an aggregate value (a scalar broadcasts, as in
