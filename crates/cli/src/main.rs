@@ -6,6 +6,7 @@
 //! not meet its expectation), 2 for unusable input (a diagnostic error,
 //! a bad flag, a missing file).
 
+mod check;
 mod corpus;
 mod input;
 mod ir;
@@ -28,6 +29,8 @@ struct Cli {
 enum Command {
     /// Print the kernel IR of a CUDA file (every kernel, or --kernel NAME).
     Ir(ir::IrArgs),
+    /// Check every kernel for data races (v0: top-level barriers only).
+    Check(check::CheckArgs),
     /// Run every annotated kernel (GPUVerify test-suite format) under a folder.
     Corpus(corpus::CorpusArgs),
 }
@@ -39,10 +42,29 @@ pub mod exit {
     pub const UNUSABLE: u8 = 2;
 }
 
+/// Drops GPUVerify options that mean nothing to warpsafe (`--no-inline`,
+/// `--equality-abstraction`, ...) so that a corpus flag line can be pasted
+/// as it is; each one dropped is mentioned on stderr.
+fn without_gpuverify_options(args: impl Iterator<Item = String>) -> Vec<String> {
+    args.filter(|a| {
+        let ignored = a.starts_with("--")
+            && warpsafe_corpus::parse_flags(std::slice::from_ref(a))
+                .is_ok_and(|f| !f.ignored.is_empty());
+        if ignored {
+            eprintln!(
+                "note: ignoring the GPUVerify option `{a}`, which has no meaning for warpsafe"
+            );
+        }
+        !ignored
+    })
+    .collect()
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(without_gpuverify_options(std::env::args()));
     let result = match cli.command {
         Command::Ir(args) => ir::run(args),
+        Command::Check(args) => check::run(args),
         Command::Corpus(args) => corpus::run(args),
     };
     match result {

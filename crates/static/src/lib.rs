@@ -7,6 +7,9 @@
 //! array. [`print_protocol`] renders it in the paper's notation
 //! (`--dump protocol`). Aligning and splitting (§4) are later stages.
 //!
+//! [`check_kernel`] is the v0 data-race check over a protocol (`race`,
+//! `encode` for symbolic values to SMT, `verdict` for its results).
+//!
 //! Modules, one job each: `sym` (symbolic expressions), `protocol` (the
 //! protocol language), `env` (the symbolic store), `infer` (the walk),
 //! `shape` (matching counting loops), `loops` (real loops), `validate` (IR
@@ -15,19 +18,27 @@
 //! Soundness first: a value the inference cannot determine is an
 //! [`Unknown`] with its [`UnknownReason`], never a guess.
 
+mod encode;
 mod env;
 mod infer;
 mod loops;
 mod print;
 mod protocol;
+mod race;
 mod shape;
 pub mod sym;
 mod validate;
+mod verdict;
 
+pub use encode::EncodeError;
 pub use infer::{infer, InferError};
 pub use print::{print_proto, print_protocol, print_sym};
 pub use protocol::{
     Access, AccessMode, Approximation, ArrayProtocol, Condition, ConditionOrigin, ForLoop,
     KernelProtocol, Proto, Step, SyncKind,
 };
+pub use race::{check_kernel, check_protocol, RaceConfig, ALIGNING_REASON};
 pub use sym::{Sym, Unknown, UnknownReason};
+pub use verdict::{
+    Certainty, KernelReport, LoopValue, Race, RaceAccess, RaceScope, ThreadId, Verdict, Witness,
+};

@@ -1,0 +1,166 @@
+//! `warpsafe check FILE`: the v0 data-race check of every kernel.
+//!
+//! Exit status: 1 when a race is found; otherwise 2 when a kernel is
+//! UNKNOWN, the input has errors or no kernel was checked; 0 when every
+//! kernel is DRF (data races only).
+
+use crate::exit;
+use crate::input::{load, InputArgs};
+use anyhow::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+use warpsafe_ir::Kernel;
+use warpsafe_source::SourceMap;
+use warpsafe_static::{
+    check_protocol, infer, print_protocol, Certainty, Race, RaceConfig, RaceScope, Verdict, Witness,
+};
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The CUDA file (.cu or .cuh).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Seconds allowed to each solver query (0: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    pub timeout: u64,
+    /// Also print an intermediate stage.
+    #[arg(long, value_enum)]
+    pub dump: Option<Dump>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Dump {
+    /// Each kernel's memory access protocol.
+    Protocol,
+    /// Every SMT query sent to the solver.
+    Smt,
+}
+
+pub fn run(args: CheckArgs) -> Result<u8> {
+    let loaded = load(&args.file, &args.input.to_flags())?;
+    let out = &loaded.output;
+    let timeout = (args.timeout > 0).then(|| Duration::from_secs(args.timeout));
+    let config = RaceConfig::default()
+        .with_timeout(timeout)
+        .with_transcript(args.dump == Some(Dump::Smt));
+    let (mut racy, mut unknown) = (false, false);
+    for k in &out.module.kernels {
+        let report = match infer(k) {
+            Ok(kp) => {
+                if args.dump == Some(Dump::Protocol) {
+                    print!("{}", print_protocol(&kp, k));
+                }
+                // Assertions are not checked yet: nothing is proven about
+                // them, so the run cannot end in "everything proven".
+                unknown |= !kp.asserts.is_empty();
+                check_protocol(k, &kp, &config)
+            }
+            Err(e) => {
+                println!("kernel {}: UNKNOWN: no protocol: {e}", k.name);
+                unknown = true;
+                continue;
+            }
+        };
+        let src = &loaded.sources;
+        match &report.verdict {
+            Verdict::Drf => println!(
+                "kernel {}: DRF (data races only; assertions and barrier divergence not checked)",
+                k.name
+            ),
+            Verdict::Racy(races) => {
+                racy = true;
+                println!("kernel {}: RACY ({} race(s))", k.name, races.len());
+                for r in races {
+                    print_race(r, k, src);
+                }
+            }
+            Verdict::Unknown { reason, span } => {
+                unknown = true;
+                match span {
+                    Some(s) => println!(
+                        "kernel {}: UNKNOWN: {reason} ({})",
+                        k.name,
+                        src.describe(*s)
+                    ),
+                    None => println!("kernel {}: UNKNOWN: {reason}", k.name),
+                }
+            }
+        }
+        for n in &report.notes {
+            println!("  note: {n}");
+        }
+        if let Some(t) = &report.transcript {
+            println!("; SMT queries of {}\n{t}", k.name);
+        }
+    }
+    if !out.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            warpsafe_report::render_diagnostics(&loaded.sources, &out.diagnostics)
+        );
+    }
+    Ok(if racy {
+        exit::FOUND
+    } else if unknown || out.has_errors() || out.module.kernels.is_empty() {
+        exit::UNUSABLE
+    } else {
+        exit::OK
+    })
+}
+
+fn print_race(r: &Race, k: &Kernel, src: &SourceMap) {
+    let scope = match r.scope {
+        RaceScope::SameBlock => "threads of one block",
+        RaceScope::CrossBlock => "threads of different blocks",
+    };
+    let certainty = match &r.certainty {
+        Certainty::Provable => "provable".to_string(),
+        Certainty::Possible { reasons } => format!("possible: {}", reasons.join("; ")),
+    };
+    println!(
+        "  race on `{}` ({}) between {scope} [{certainty}]",
+        r.array_name,
+        r.space.name()
+    );
+    for (n, a) in [(1, &r.first), (2, &r.second)] {
+        let mode = match a.mode {
+            warpsafe_static::AccessMode::Read => "read",
+            warpsafe_static::AccessMode::Write => "write",
+        };
+        let atomic = if a.atomic { "atomic " } else { "" };
+        println!("    thread {n}: {atomic}{mode} at {}", src.describe(a.span));
+    }
+    match &r.witness {
+        Some(w) => println!("    witness: {}", witness(w, k)),
+        None => println!("    (no witness: the model could not be read)"),
+    }
+}
+
+fn witness(w: &Witness, _k: &Kernel) -> String {
+    let triple = |t: [u64; 3]| format!("({},{},{})", t[0], t[1], t[2]);
+    let mut parts = Vec::new();
+    for (n, t) in w.threads.iter().enumerate() {
+        parts.push(format!(
+            "thread {}: blockIdx={} threadIdx={}",
+            n + 1,
+            triple(t.block_idx),
+            triple(t.thread_idx)
+        ));
+    }
+    if let Some(b) = w.block_dim {
+        parts.push(format!("blockDim={}", triple(b)));
+    }
+    if let Some(g) = w.grid_dim {
+        parts.push(format!("gridDim={}", triple(g)));
+    }
+    for (name, v) in &w.params {
+        parts.push(format!("{name}={v}"));
+    }
+    for l in &w.loop_vars {
+        parts.push(format!("thread {}: {}={}", l.thread, l.name, l.value));
+    }
+    parts.push(format!("index={}", w.index));
+    parts.join(", ")
+}

@@ -1,0 +1,47 @@
+//! `warpsafe check` exit statuses: 0 for a race-free kernel, 1 for a racy
+//! one. Needs z3 on PATH.
+
+use insta_cmd::get_cargo_bin;
+use std::process::Command;
+
+fn check(name: &str, text: &str) -> (Option<i32>, String) {
+    let dir = std::env::temp_dir().join(format!("warpsafe-check-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(name);
+    std::fs::write(&file, text).expect("write");
+    let out = Command::new(get_cargo_bin("warpsafe"))
+        .arg("check")
+        .arg(&file)
+        .args(["--block-dim", "64", "--grid-dim", "4"])
+        .output()
+        .expect("invariant: the binary runs");
+    let _ = std::fs::remove_file(&file);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn race_free_kernel_exits_0() {
+    let (code, stdout) = check(
+        "drf.cu",
+        "__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n",
+    );
+    assert!(
+        stdout.contains("kernel k: DRF (data races only"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+}
+
+#[test]
+fn racy_kernel_exits_1() {
+    let (code, stdout) = check(
+        "racy.cu",
+        "__global__ void k(int *a) { a[0] = threadIdx.x; }\n",
+    );
+    assert!(stdout.contains("kernel k: RACY"), "{stdout}");
+    assert!(stdout.contains("racy.cu:1:"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+}

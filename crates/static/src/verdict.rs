@@ -1,0 +1,122 @@
+//! The result types of the data-race check ([`crate::check_kernel`]): one
+//! [`KernelReport`] per kernel with its [`Verdict`], each [`Race`] with both
+//! accesses, how certain it is ([`Certainty`], seed 004) and a [`Witness`]
+//! read from the solver's model.
+
+use crate::protocol::AccessMode;
+use warpsafe_ir::{ArrayId, MemSpace, Span};
+use warpsafe_smt::Transcript;
+
+/// The verdict about one kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// No data race between any two threads (data races only: assertions
+    /// and barrier divergence are not checked by v0).
+    Drf,
+    /// At least one race; every racy pair of access sites once.
+    Racy(Vec<Race>),
+    /// The check could not decide; `span` points at the construct that
+    /// stopped it, when there is one.
+    Unknown { reason: String, span: Option<Span> },
+}
+
+impl Verdict {
+    pub fn is_drf(&self) -> bool {
+        matches!(self, Verdict::Drf)
+    }
+
+    pub fn is_racy(&self) -> bool {
+        matches!(self, Verdict::Racy(_))
+    }
+
+    pub fn races(&self) -> &[Race] {
+        match self {
+            Verdict::Racy(r) => r,
+            _ => &[],
+        }
+    }
+}
+
+/// One side of a race.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaceAccess {
+    pub span: Span,
+    pub mode: AccessMode,
+    pub atomic: bool,
+}
+
+/// Whether the two racing threads are in one block or in two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaceScope {
+    SameBlock,
+    CrossBlock,
+}
+
+/// How sure a race is (seed 004).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Certainty {
+    /// The witness is exact: both indices and guards are known functions of
+    /// thread ids, dimensions, parameters and unit-stride loop variables,
+    /// and no approximation was involved. (It still assumes that both
+    /// accesses are reached: earlier code terminates without faults.)
+    Provable,
+    /// The solver found a model, but some value in it stands for something
+    /// the analysis does not know; `reasons` says what.
+    Possible { reasons: Vec<String> },
+}
+
+/// A value of a loop variable of one thread in the witness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopValue {
+    /// 1 or 2: which thread of the witness.
+    pub thread: u8,
+    pub name: String,
+    pub value: i128,
+}
+
+/// One thread of the witness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadId {
+    pub block_idx: [u64; 3],
+    pub thread_idx: [u64; 3],
+}
+
+/// Values from the solver's model that exhibit the race.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    pub threads: [ThreadId; 2],
+    /// The launch dimensions, when they were symbolic.
+    pub block_dim: Option<[u64; 3]>,
+    pub grid_dim: Option<[u64; 3]>,
+    /// Scalar kernel parameters, by name.
+    pub params: Vec<(String, i128)>,
+    pub loop_vars: Vec<LoopValue>,
+    /// The slot both threads access.
+    pub index: i128,
+}
+
+/// Two accesses of two threads to one slot, unordered, at least one a write,
+/// not both atomic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Race {
+    pub array: ArrayId,
+    pub array_name: String,
+    pub space: MemSpace,
+    pub first: RaceAccess,
+    pub second: RaceAccess,
+    pub scope: RaceScope,
+    pub certainty: Certainty,
+    /// `None` only when the model could not be read (see the notes).
+    pub witness: Option<Witness>,
+}
+
+/// The result of checking one kernel.
+#[derive(Clone, Debug)]
+pub struct KernelReport {
+    pub kernel: String,
+    pub verdict: Verdict,
+    /// What the verdict does not cover, and inconclusive queries.
+    pub notes: Vec<String>,
+    /// Every SMT query, when [`crate::RaceConfig::record_smt`] is set.
+    pub transcript: Option<Transcript>,
+}

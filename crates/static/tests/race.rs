@@ -1,0 +1,247 @@
+//! The v0 data-race check on kernels compiled by the real front end.
+//! Needs z3 on PATH.
+
+mod common;
+
+use common::kernels;
+use warpsafe_ir::Kernel;
+use warpsafe_static::{
+    check_kernel, Certainty, KernelReport, RaceConfig, RaceScope, Verdict, ALIGNING_REASON,
+};
+
+fn kernel(text: &str) -> Kernel {
+    kernels(text)
+        .into_iter()
+        .next()
+        .expect("test kernel lowers")
+}
+
+fn check(k: &Kernel) -> KernelReport {
+    let r = check_kernel(k, &RaceConfig::default().with_transcript(true));
+    println!("{:#?}", r.verdict);
+    r
+}
+
+fn check_text(text: &str) -> KernelReport {
+    check(&kernel(text))
+}
+
+/// With symbolic dimensions, 1-D index formulas really race in 2-D and 3-D
+/// launches (threads that differ only in `threadIdx.y`): pin a 1-D launch.
+fn check_1d(text: &str) -> KernelReport {
+    let mut k = kernel(text);
+    k.launch.block = Some([256, 1, 1]);
+    k.launch.grid = Some([4, 1, 1]);
+    check(&k)
+}
+
+#[test]
+fn straight_line_distinct_indices_are_drf() {
+    let r = check_1d("__global__ void k(int *a) { int tid = blockIdx.x * blockDim.x + threadIdx.x; a[tid] = tid; }");
+    assert_eq!(r.verdict, Verdict::Drf);
+}
+
+#[test]
+fn same_slot_written_by_all_threads_is_a_provable_race() {
+    let r = check_text("__global__ void k(int *a) { a[0] = threadIdx.x; }");
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    let race = &races[0];
+    assert_eq!(race.certainty, Certainty::Provable);
+    let w = race.witness.as_ref().expect("witness");
+    assert_ne!(w.threads[0], w.threads[1]);
+    assert_eq!(w.index, 0);
+    assert!(r
+        .transcript
+        .expect("transcript")
+        .to_string()
+        .contains("check-sat"));
+}
+
+const SHARED: &str = "__global__ void k(int *out) { __shared__ int s[256];
+    s[threadIdx.x] = threadIdx.x; BARRIER
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x]; }";
+
+#[test]
+fn shared_write_then_read_across_a_barrier_is_drf() {
+    let r = check_1d(&SHARED.replace("BARRIER", "__syncthreads();"));
+    assert_eq!(r.verdict, Verdict::Drf);
+}
+
+#[test]
+fn shared_write_then_read_without_a_barrier_is_racy() {
+    let r = check_1d(&SHARED.replace("BARRIER", ""));
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    assert_eq!(races[0].array_name, "s");
+    assert_eq!(races[0].scope, RaceScope::SameBlock);
+    assert_eq!(races[0].certainty, Certainty::Provable);
+    let w = races[0].witness.as_ref().expect("witness");
+    assert_eq!(w.threads[0].block_idx, w.threads[1].block_idx);
+}
+
+#[test]
+fn same_global_index_in_two_blocks_is_a_cross_block_race() {
+    let mut k = kernel("__global__ void k(int *a) { a[threadIdx.x] = blockIdx.x; }");
+    k.launch.block = Some([32, 1, 1]);
+    k.launch.grid = Some([2, 1, 1]);
+    let r = check(&k);
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    assert_eq!(races[0].scope, RaceScope::CrossBlock);
+    let w = races[0].witness.as_ref().expect("witness");
+    assert_ne!(w.threads[0].block_idx, w.threads[1].block_idx);
+    assert_eq!(w.threads[0].thread_idx, w.threads[1].thread_idx);
+    assert_eq!(
+        w.grid_dim, None,
+        "concrete dims are not part of the witness"
+    );
+    // One block: no other block to race with.
+    k.launch.grid = Some([1, 1, 1]);
+    assert_eq!(check(&k).verdict, Verdict::Drf);
+}
+
+#[test]
+fn atomics_on_one_address_are_drf() {
+    let r = check_text("__global__ void k(int *c) { atomicAdd(&c[0], 1); }");
+    assert_eq!(r.verdict, Verdict::Drf);
+}
+
+#[test]
+fn atomic_and_plain_access_race() {
+    let r = check_text(
+        "__global__ void k(int *c) { atomicAdd(&c[0], 1); if (threadIdx.x == 0) c[0] = 0; }",
+    );
+    assert!(r.verdict.is_racy(), "{:?}", r.verdict);
+}
+
+#[test]
+fn index_through_a_loaded_value_is_a_possible_race() {
+    let r = check_text("__global__ void k(int *a, int *idx) { a[idx[threadIdx.x]] = 1; }");
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    let Certainty::Possible { reasons } = &races[0].certainty else {
+        panic!("{:?}", races[0].certainty)
+    };
+    assert!(
+        reasons.iter().any(|r| r.contains("loaded from `idx`")),
+        "{reasons:?}"
+    );
+}
+
+/// Precision gap of v0: the grid-stride loop is race-free, but v0 ignores
+/// the loop's step and lets `i` be any value in `[gid, n)`, so two threads
+/// meet at one `i`. The race is reported as *possible*, naming the step.
+#[test]
+fn grid_stride_loop_is_a_possible_race_in_v0() {
+    let r = check_text(
+        "__global__ void g(int *a, int n) { int gid = blockIdx.x * blockDim.x + threadIdx.x;
+         for (int i = gid; i < n; i += blockDim.x * gridDim.x) a[i] = 1; }",
+    );
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    let Certainty::Possible { reasons } = &races[0].certainty else {
+        panic!("{:?}", races[0].certainty)
+    };
+    assert!(
+        reasons.iter().any(|r| r.contains("step of loop `i`")),
+        "{reasons:?}"
+    );
+}
+
+#[test]
+fn unit_stride_loop_over_own_slots_is_drf() {
+    let r = check_1d(
+        "__global__ void g(int *a) { for (int j = 0; j < 4; j++) a[(blockIdx.x * blockDim.x + threadIdx.x) * 4 + j] = j; }",
+    );
+    assert_eq!(r.verdict, Verdict::Drf);
+}
+
+#[test]
+fn reduction_example_needs_aligning() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/reduction.cu"
+    ))
+    .expect("example");
+    let k = kernels(&text)
+        .into_iter()
+        .find(|k| k.name == "blockSum")
+        .expect("blockSum");
+    let r = check(&k);
+    let Verdict::Unknown { reason, span } = &r.verdict else {
+        panic!("{:?}", r.verdict)
+    };
+    assert_eq!(reason, ALIGNING_REASON);
+    assert!(span.is_some());
+}
+
+#[test]
+fn concrete_block_dims_are_honoured() {
+    // Racy only when the block has more than 64 threads.
+    let mut k = kernel("__global__ void k(int *a) { a[threadIdx.x % 64] = 1; }");
+    k.launch.block = Some([64, 1, 1]);
+    k.launch.grid = Some([1, 1, 1]);
+    assert_eq!(check(&k).verdict, Verdict::Drf);
+    k.launch.block = Some([65, 1, 1]);
+    let r = check(&k);
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    let w = races[0].witness.as_ref().expect("witness");
+    assert_eq!(w.block_dim, None);
+    assert_eq!(
+        w.threads[0].thread_idx[0] % 64,
+        w.threads[1].thread_idx[0] % 64
+    );
+}
+
+#[test]
+fn dims_outside_cuda_limits_are_unknown() {
+    let mut k = kernel("__global__ void k(int *a) { a[0] = 1; }");
+    k.launch.block = Some([2048, 1, 1]);
+    assert!(matches!(check(&k).verdict, Verdict::Unknown { .. }));
+}
+
+#[test]
+fn preconditions_are_assumed_and_asserts_noted() {
+    let mut k = kernel(
+        "__global__ void k(int *a, int n) { __requires(n == 0); if (threadIdx.x < n) a[0] = 1; assert(n == 0); }",
+    );
+    k.launch.block = Some([32, 1, 1]);
+    k.launch.grid = Some([1, 1, 1]);
+    let r = check(&k);
+    assert_eq!(r.verdict, Verdict::Drf);
+    assert!(
+        r.notes.iter().any(|n| n.contains("assertions not checked")),
+        "{:?}",
+        r.notes
+    );
+}
+
+#[test]
+fn symbolic_dims_find_the_2d_race_of_a_1d_index() {
+    let r =
+        check_text("__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }");
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    assert_eq!(races[0].certainty, Certainty::Provable);
+    assert!(races[0]
+        .witness
+        .as_ref()
+        .expect("witness")
+        .block_dim
+        .is_some());
+}
+
+#[test]
+fn solver_failure_is_never_drf() {
+    let k = kernel("__global__ void k(int *a) { a[0] = threadIdx.x; }");
+    let mut config = RaceConfig::default();
+    config.solver = config.solver.with_program("/nonexistent/z3");
+    let r = check_kernel(&k, &config);
+    assert!(
+        matches!(r.verdict, Verdict::Unknown { .. }),
+        "{:?}",
+        r.verdict
+    );
+}
