@@ -46,3 +46,10 @@ fn ir_of_every_test_kernel() {
 fn ir_of_the_bundled_example() {
     assert_cmd_snapshot!(ir_command(Path::new("examples/reduction.cu")));
 }
+
+#[test]
+fn check_of_the_bundled_example() {
+    let mut cmd = Command::new(get_cargo_bin("warpsafe"));
+    cmd.current_dir(workspace_root()).args(["check", "examples/transpose.cu"]);
+    assert_cmd_snapshot!(cmd);
+}
