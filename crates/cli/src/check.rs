@@ -28,6 +28,28 @@ pub struct CheckArgs {
     /// Also print an intermediate stage.
     #[arg(long, value_enum)]
     pub dump: Option<Dump>,
+    /// The value of a scalar kernel parameter (repeatable); the others stay
+    /// symbolic.
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param)]
+    pub params: Vec<(String, i128)>,
+}
+
+fn param(s: &str) -> Result<(String, i128), String> {
+    let (name, value) = s.split_once('=').ok_or("expected NAME=VALUE")?;
+    let v = value.trim();
+    let (neg, digits) = match v.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, v),
+    };
+    let parsed = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(h) => i128::from_str_radix(h, 16),
+        None => digits.parse::<i128>(),
+    }
+    .map_err(|_| format!("`{value}` is not an integer"))?;
+    Ok((name.trim().to_string(), if neg { -parsed } else { parsed }))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -41,10 +63,21 @@ pub enum Dump {
 pub fn run(args: CheckArgs) -> Result<u8> {
     let loaded = load(&args.file, &args.input.to_flags())?;
     let out = &loaded.output;
+    for (name, _) in &args.params {
+        let known = out.module.kernels.iter().any(|k| {
+            k.vars
+                .iter()
+                .any(|v| v.kind == warpsafe_ir::VarKind::Param && v.name == *name)
+        });
+        if !known {
+            anyhow::bail!("--param {name}: no kernel has a scalar parameter named `{name}`");
+        }
+    }
     let timeout = (args.timeout > 0).then(|| Duration::from_secs(args.timeout));
     let config = RaceConfig::default()
         .with_timeout(timeout)
-        .with_transcript(args.dump == Some(Dump::Smt));
+        .with_transcript(args.dump == Some(Dump::Smt))
+        .with_params(args.params.clone());
     let (mut racy, mut unknown) = (false, false);
     for k in &out.module.kernels {
         let report = match infer(k) {

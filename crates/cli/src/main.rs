@@ -61,6 +61,14 @@ fn without_gpuverify_options(args: impl Iterator<Item = String>) -> Vec<String> 
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, which makes println! panic when a reader such
+    // as `head` closes the pipe; a command-line tool should just stop.
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any other thread exists;
+    // SIG_DFL is a valid action for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse_from(without_gpuverify_options(std::env::args()));
     let result = match cli.command {
         Command::Ir(args) => ir::run(args),

@@ -5,6 +5,10 @@ use insta_cmd::get_cargo_bin;
 use std::process::Command;
 
 fn check(name: &str, text: &str) -> (Option<i32>, String) {
+    check_with(name, text, &[])
+}
+
+fn check_with(name: &str, text: &str, extra: &[&str]) -> (Option<i32>, String) {
     let dir = std::env::temp_dir().join(format!("warpsafe-check-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join(name);
@@ -13,6 +17,7 @@ fn check(name: &str, text: &str) -> (Option<i32>, String) {
         .arg("check")
         .arg(&file)
         .args(["--block-dim", "64", "--grid-dim", "4"])
+        .args(extra)
         .output()
         .expect("invariant: the binary runs");
     let _ = std::fs::remove_file(&file);
@@ -44,4 +49,21 @@ fn racy_kernel_exits_1() {
     assert!(stdout.contains("kernel k: RACY"), "{stdout}");
     assert!(stdout.contains("racy.cu:1:"), "{stdout}");
     assert_eq!(code, Some(1), "{stdout}");
+}
+
+#[test]
+fn parameter_values_narrow_the_check() {
+    // Within one block, threads 0..n write a[tid % 8]: race-free for n = 8 only.
+    let text = "__global__ void k(int *a, int n) { if (threadIdx.x < n && blockIdx.x == 0) a[threadIdx.x % 8] = 1; }\n";
+    let (code, stdout) = check_with("param8.cu", text, &["--param", "n=8"]);
+    assert!(stdout.contains("kernel k: DRF"), "{stdout}");
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_with("param9.cu", text, &["--param", "n=9"]);
+    assert!(
+        stdout.contains("n=9"),
+        "the witness shows the parameter: {stdout}"
+    );
+    assert_eq!(code, Some(1), "{stdout}");
+    let (code, _) = check_with("param_unknown.cu", text, &["--param", "m=1"]);
+    assert_eq!(code, Some(2), "an unknown parameter name is unusable input");
 }

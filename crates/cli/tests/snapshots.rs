@@ -50,6 +50,7 @@ fn ir_of_the_bundled_example() {
 #[test]
 fn check_of_the_bundled_example() {
     let mut cmd = Command::new(get_cargo_bin("warpsafe"));
-    cmd.current_dir(workspace_root()).args(["check", "examples/transpose.cu"]);
+    cmd.current_dir(workspace_root())
+        .args(["check", "examples/transpose.cu"]);
     assert_cmd_snapshot!(cmd);
 }

@@ -44,6 +44,9 @@ pub struct RaceConfig {
     pub solver: SolverConfig,
     /// Record every query in [`KernelReport::transcript`] (`--dump smt`).
     pub record_smt: bool,
+    /// Values of scalar kernel parameters (`--param NAME=VALUE`); the others
+    /// stay symbolic.
+    pub params: Vec<(String, i128)>,
 }
 
 impl Default for RaceConfig {
@@ -51,6 +54,7 @@ impl Default for RaceConfig {
         RaceConfig {
             solver: SolverConfig::z3().with_logic("QF_BV"),
             record_smt: false,
+            params: Vec::new(),
         }
     }
 }
@@ -65,6 +69,11 @@ impl RaceConfig {
     /// Sets [`RaceConfig::record_smt`].
     pub fn with_transcript(mut self, record: bool) -> RaceConfig {
         self.record_smt = record;
+        self
+    }
+
+    pub fn with_params(mut self, params: Vec<(String, i128)>) -> RaceConfig {
+        self.params = params;
         self
     }
 }
@@ -125,6 +134,7 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         inconclusive: Vec::new(),
         global_reasons: unmodelled_synchronisation(kernel),
         queries: 0,
+        param_values: &config.params,
     };
     let outcome = check.run(solver_config, kp, &pairs);
     let Check {
@@ -412,6 +422,8 @@ struct Check<'k, 'p> {
     /// Approximations that affect every race (dropped preconditions).
     global_reasons: Vec<String>,
     queries: usize,
+    /// Concrete values of scalar parameters, by name.
+    param_values: &'k [(String, i128)],
 }
 
 /// The constants every query shares.
@@ -490,6 +502,20 @@ impl<'p> Check<'_, 'p> {
                 continue;
             }
             let c = solver.declare_const(&format!("param{}", v.id.0), &sort_of(v.ty)?)?;
+            if let Some((_, value)) = self.param_values.iter().find(|(n, _)| *n == v.name) {
+                let bits = v.ty.bits();
+                let mask = if bits >= 128 {
+                    u128::MAX
+                } else {
+                    (1u128 << bits) - 1
+                };
+                let value = if v.ty == ScalarTy::Bool {
+                    term::bool(*value != 0)
+                } else {
+                    term::bv((*value as u128) & mask, bits)
+                };
+                solver.assert(&term::eq(c.clone(), value))?;
+            }
             param_map.insert(v.id, c.clone());
             params.push((v.name.clone(), v.ty, c));
         }
