@@ -30,10 +30,13 @@ pub struct CorpusArgs {
     pub verbose: bool,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Engine {
-    /// Parse and lower each kernel (the only engine so far).
+    /// Parse and lower each kernel.
     Frontend,
+    /// The static race check (`warpsafe check`): `//pass` kernels must be
+    /// proven DRF, kernels expected to fail verification must be found racy.
+    Check,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -64,7 +67,10 @@ pub fn run(args: CorpusArgs) -> Result<u8> {
         .map(|e| e.into_path())
         .collect();
     files.sort();
-    let rows: Vec<Row> = files.par_iter().filter_map(|f| run_one(f)).collect();
+    let rows: Vec<Row> = files
+        .par_iter()
+        .filter_map(|f| run_one(f, args.engine))
+        .collect();
     let passed = rows.iter().filter(|r| r.ok).count();
     let failed = rows.len() - passed;
     match args.format {
@@ -75,7 +81,7 @@ pub fn run(args: CorpusArgs) -> Result<u8> {
     Ok(if failed == 0 { exit::OK } else { exit::FOUND })
 }
 
-fn run_one(path: &Path) -> Option<Row> {
+fn run_one(path: &Path, engine: Engine) -> Option<Row> {
     let text = std::fs::read(path)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned())?;
@@ -96,6 +102,7 @@ fn run_one(path: &Path) -> Option<Row> {
     };
     let wants_error = expectation.is_front_end_error();
     let start = Instant::now();
+    let mut verdict = None;
     let (got_error, detail) = match parse_flags(&args) {
         Err(e) => (true, Some(format!("bad flags: {e}"))),
         Ok(flags) => match load(path, &flags) {
@@ -113,25 +120,43 @@ fn run_one(path: &Path) -> Option<Row> {
                             .unwrap_or_else(|| path.display().to_string());
                         format!("{at}: {}", d.message)
                     });
-                (
-                    first.is_some() || loaded.output.module.kernels.is_empty(),
-                    first,
-                )
+                let error = first.is_some() || loaded.output.module.kernels.is_empty();
+                if engine == Engine::Check && !error {
+                    verdict = Some(check_verdict(&loaded.output.module, &flags));
+                }
+                (error, first)
             }
         },
     };
     let millis = start.elapsed().as_secs_f64() * 1000.0;
-    let got = if got_error {
-        "front-end error"
-    } else {
-        "lowered"
-    }
-    .to_string();
+    let (got, ok, detail) = match verdict {
+        Some((got, detail)) => {
+            let ok = match &expectation {
+                Expectation::Pass => got == "drf",
+                e if e.is_front_end_error() => false,
+                _ => got == "racy",
+            };
+            (got, ok, detail)
+        }
+        None => {
+            let got = if got_error {
+                "front-end error"
+            } else {
+                "lowered"
+            };
+            let ok = match engine {
+                Engine::Frontend => got_error == wants_error,
+                // A kernel that lowers always has a verdict.
+                Engine::Check => got_error && wants_error,
+            };
+            (got.to_string(), ok, detail)
+        }
+    };
     Some(Row {
         path: path.display().to_string(),
         expected,
         got,
-        ok: got_error == wants_error,
+        ok,
         millis,
         detail,
     })
@@ -154,5 +179,42 @@ fn print_table(rows: &[Row], verbose: bool) {
                 println!("       {d}");
             }
         }
+    }
+}
+
+/// The static race check over every kernel of a file: `drf`, `racy`, or
+/// `unknown` (with the first reason); unchecked assertions make a DRF
+/// result `unknown`, since nothing is proven about them.
+fn check_verdict(
+    module: &warpsafe_ir::Module,
+    flags: &warpsafe_corpus::KernelFlags,
+) -> (String, Option<String>) {
+    use warpsafe_static::{check_kernel, RaceConfig, Verdict};
+    let params = flags
+        .params
+        .iter()
+        .filter_map(|(n, v)| v.trim().parse::<i128>().ok().map(|v| (n.clone(), v)))
+        .collect();
+    let config = RaceConfig::default().with_params(params);
+    let mut unknown = None;
+    for k in &module.kernels {
+        let report = check_kernel(k, &config);
+        match report.verdict {
+            Verdict::Racy(_) => return ("racy".into(), None),
+            Verdict::Unknown { reason, .. } => {
+                unknown.get_or_insert(format!("{}: {reason}", k.name));
+            }
+            Verdict::Drf => {
+                let mut asserts = false;
+                k.walk(&mut |s| asserts |= matches!(s.kind, warpsafe_ir::StmtKind::Assert { .. }));
+                if asserts {
+                    unknown.get_or_insert(format!("{}: assertions are not checked yet", k.name));
+                }
+            }
+        }
+    }
+    match unknown {
+        Some(reason) => ("unknown".into(), Some(reason)),
+        None => ("drf".into(), None),
     }
 }
