@@ -34,7 +34,7 @@ pub struct CheckArgs {
     pub params: Vec<(String, i128)>,
 }
 
-fn param(s: &str) -> Result<(String, i128), String> {
+pub fn param(s: &str) -> Result<(String, i128), String> {
     let (name, value) = s.split_once('=').ok_or("expected NAME=VALUE")?;
     let v = value.trim();
     let (neg, digits) = match v.strip_prefix('-') {

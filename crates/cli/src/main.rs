@@ -8,6 +8,7 @@
 
 mod check;
 mod corpus;
+mod explore;
 mod input;
 mod ir;
 
@@ -31,6 +32,9 @@ enum Command {
     Ir(ir::IrArgs),
     /// Check every kernel for data races (v0: top-level barriers only).
     Check(check::CheckArgs),
+    /// Run every execution of each kernel on a concrete grid under the
+    /// scoped RC11 memory model (small grids: exact, exponential).
+    Explore(explore::ExploreArgs),
     /// Run every annotated kernel (GPUVerify test-suite format) under a folder.
     Corpus(corpus::CorpusArgs),
 }
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         Command::Ir(args) => ir::run(args),
         Command::Check(args) => check::run(args),
         Command::Corpus(args) => corpus::run(args),
+        Command::Explore(args) => explore::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

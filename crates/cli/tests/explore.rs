@@ -1,0 +1,69 @@
+//! `warpsafe explore`: the scoped message-passing litmus of seed 000
+//! (Figure 2) synchronises within one block and fails across two blocks;
+//! missing dimensions or parameter values are unusable input.
+
+use insta_cmd::get_cargo_bin;
+use std::process::Command;
+
+const MP: &str = r#"#include <cuda/atomic>
+__global__ void mp(int *data, int *flag)
+{
+  cuda::atomic_ref<int, cuda::thread_scope_block> f(*flag);
+  if (threadIdx.x == 0 && blockIdx.x == 0) {
+    data[0] = 42;
+    f.store(1, cuda::memory_order_release);
+  } else {
+    if (f.load(cuda::memory_order_acquire) == 1)
+      assert(data[0] == 42);
+  }
+}
+"#;
+
+fn explore(name: &str, text: &str, flags: &[&str]) -> (Option<i32>, String) {
+    let dir = std::env::temp_dir().join(format!("warpsafe-explore-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(name);
+    std::fs::write(&file, text).expect("write");
+    let out = Command::new(get_cargo_bin("warpsafe"))
+        .arg("explore")
+        .arg(&file)
+        .args(flags)
+        .output()
+        .expect("invariant: the binary runs");
+    let _ = std::fs::remove_file(&file);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn block_scope_synchronises_within_a_block() {
+    let (code, out) = explore("mp1.cu", MP, &["--grid-dim", "1", "--block-dim", "2"]);
+    assert!(out.contains("no error in any execution"), "{out}");
+    assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
+fn block_scope_does_not_synchronise_across_blocks() {
+    let (code, out) = explore("mp2.cu", MP, &["--grid-dim", "2", "--block-dim", "1"]);
+    assert!(out.contains("heterogeneous race"), "{out}");
+    assert!(out.contains("data race on `data[0]`"), "{out}");
+    assert!(out.contains("assertion failed: data[0] == 42"), "{out}");
+    assert_eq!(code, Some(1), "{out}");
+}
+
+#[test]
+fn symbolic_dimensions_and_missing_parameters_are_unusable() {
+    let (code, _) = explore("mp3.cu", MP, &[]);
+    assert_eq!(code, Some(2));
+    let k = "__global__ void k(int *a, int n) { a[threadIdx.x] = n; }\n";
+    let (code, _) = explore("p.cu", k, &["--grid-dim", "1", "--block-dim", "2"]);
+    assert_eq!(code, Some(2));
+    let (code, out) = explore(
+        "p2.cu",
+        k,
+        &["--grid-dim", "1", "--block-dim", "2", "--param", "n=3"],
+    );
+    assert_eq!(code, Some(0), "{out}");
+}
