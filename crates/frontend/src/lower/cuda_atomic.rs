@@ -31,6 +31,9 @@ impl<'t> Lowerer<'_, 't> {
             Place::Mem { ty, .. } => {
                 Err(self.unsupported(n, format!("atomic operations on `{}`", ty.describe())))
             }
+            Place::Choice { .. } => {
+                Err(self.unsupported(n, "atomic operations through a pointer into several arrays"))
+            }
             _ => Err(self.unsupported(n, "atomic operations on a variable that is not in memory")),
         }
     }

@@ -105,7 +105,8 @@ impl<'t> Lowerer<'_, 't> {
                 let zero = Expr::int(0, ScalarTy::I64);
                 if is_reassigned(self, body, name) {
                     let off = self.new_var(name, ScalarTy::I64, VarKind::Local, span);
-                    self.ptr_targets.insert(off, Some(id));
+                    self.ptr_targets
+                        .insert(off, super::targets::PtrState::Static(Some(id)));
                     self.emit(
                         warpsafe_ir::StmtKind::Assign {
                             dst: off,

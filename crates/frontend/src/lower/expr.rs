@@ -39,6 +39,7 @@ impl<'t> Lowerer<'_, 't> {
             "false" => Ok(Value::Scalar(Expr::bool(false), ScalarTy::Bool)),
             "null" | "nullptr" => Ok(Value::Ptr(Ptr {
                 target: None,
+                choice: None,
                 offset: Expr::int(0, ScalarTy::I64),
                 pointee: CType::Void,
                 volatile: false,
@@ -345,7 +346,11 @@ impl<'t> Lowerer<'_, 't> {
                 return self.ptr_diff(p, q, n);
             }
             (Value::Ptr(p), Value::Ptr(q), "==" | "!=" | "<" | "<=" | ">" | ">=") => {
-                if p.target != q.target || p.target.is_none() {
+                if p.target != q.target
+                    || p.target.is_none()
+                    || p.choice.is_some()
+                    || q.choice.is_some()
+                {
                     return Err(
                         self.unsupported(n, "comparing pointers into different arrays (or null)")
                     );
@@ -479,18 +484,21 @@ impl<'t> Lowerer<'_, 't> {
     pub fn select(&self, c: Expr, a: Value, b: Value, n: Node) -> R<Value> {
         match (a, b) {
             (Value::Ptr(p), Value::Ptr(q)) => {
-                let target = match (p.target, q.target) {
-                    (Some(x), Some(y)) if x != y => {
-                        return Err(self.unsupported(
-                            n,
-                            "a conditional choosing between pointers into different arrays",
-                        ))
-                    }
-                    (x, y) => x.or(y),
-                };
+                let same = p.choice.is_none()
+                    && q.choice.is_none()
+                    && (p.target == q.target || p.target.is_none() || q.target.is_none());
+                if !same {
+                    // Pointers into different arrays: the array becomes a choice.
+                    return self
+                        .select_ptr(c, p, q)
+                        .map(Value::Ptr)
+                        .ok_or_else(|| self.unsupported(n, "a conditional choosing between a null pointer and a pointer into several arrays"));
+                }
+                let target = p.target.or(q.target);
                 let offset = Expr::Select(Box::new(c), Box::new(p.offset), Box::new(q.offset));
                 Ok(Value::Ptr(Ptr {
                     target,
+                    choice: None,
                     offset,
                     pointee: p.pointee,
                     volatile: p.volatile || q.volatile,
@@ -526,6 +534,7 @@ impl<'t> Lowerer<'_, 't> {
             (Value::Scalar(e, _), CType::Pointer(pointee)) if e.as_const_int() == Some(0) => {
                 Ok(Value::Ptr(Ptr {
                     target: None,
+                    choice: None,
                     offset: Expr::int(0, ScalarTy::I64),
                     pointee: (**pointee).clone(),
                     volatile: false,
@@ -611,11 +620,36 @@ impl<'t> Lowerer<'_, 't> {
                 volatile,
             } => Ok(Value::Ptr(Ptr {
                 target: Some(array),
+                choice: None,
                 offset: index,
                 pointee: ty,
                 volatile,
             })),
             Place::AtomicRef(inner, ..) => self.address_of(*inner, n),
+            Place::Choice { base, arms } => match arms.first() {
+                Some((
+                    _,
+                    Place::Mem {
+                        index,
+                        ty,
+                        volatile,
+                        ..
+                    },
+                )) => Ok(Value::Ptr(Ptr {
+                    target: None,
+                    choice: Some(super::value::Choice {
+                        base,
+                        arrays: arms.iter().map(|(a, _)| *a).collect(),
+                    }),
+                    offset: index.clone(),
+                    pointee: ty.clone(),
+                    volatile: *volatile,
+                })),
+                _ => Err(self.unsupported(
+                    n,
+                    "the address of a field through a pointer into several arrays",
+                )),
+            },
             // `&f` of a function is the function pointer itself.
             Place::FnVar(v) => Ok(Value::FnPtr(Expr::Var(v))),
             _ => Err(self.unsupported(n, "taking the address of a register variable")),

@@ -56,6 +56,9 @@ impl<'t> Lowerer<'_, 't> {
         };
         let len = u64::try_from(len)
             .map_err(|_| self.unsupported(args[2], "a negative memcpy/memset length"))?;
+        if dst.choice.is_some() || src.as_ref().is_some_and(|s| s.choice.is_some()) {
+            return Err(self.unsupported(n, "memcpy/memset through a pointer into several arrays"));
+        }
         if dst.target.is_none() || src.as_ref().is_some_and(|s| s.target.is_none()) {
             // The null pointer: an assertion failure, as any dereference.
             let (p, at) = match &src {

@@ -15,6 +15,7 @@ mod expr;
 mod memcpy;
 mod place;
 mod stmt;
+mod targets;
 mod value;
 
 pub use builtins::{CURAND_MTGP32, CURAND_STATE, MATH};
@@ -84,7 +85,9 @@ pub struct Lowerer<'a, 't> {
     goto_targets: HashMap<String, LoopId>,
     next_loop: u32,
     /// The array each pointer variable (by its offset variable) points into.
-    ptr_targets: HashMap<VarId, Option<ArrayId>>,
+    ptr_targets: targets::Targets,
+    /// The base variable of each dynamic pointer variable.
+    ptr_base: HashMap<VarId, VarId>,
     /// Variables known to hold a constant at the current point of
     /// straight-line code (`size_t len = 4; memcpy(..., len)`).
     known: HashMap<VarId, i128>,
@@ -129,6 +132,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             goto_targets: HashMap::new(),
             next_loop: 0,
             ptr_targets: HashMap::new(),
+            ptr_base: HashMap::new(),
             known: HashMap::new(),
             constant_writes: HashSet::new(),
             addr_taken: Vec::new(),
@@ -357,44 +361,6 @@ impl<'a, 't> Lowerer<'a, 't> {
             stack.extend(n.named_children(&mut c));
         }
         set
-    }
-}
-
-/// What each pointer variable points into at one program point.
-pub type Targets = HashMap<VarId, Option<ArrayId>>;
-
-impl Lowerer<'_, '_> {
-    pub fn targets(&self) -> Targets {
-        self.ptr_targets.clone()
-    }
-
-    /// Where two paths meet (after `if`/`else`, or a loop's body and its
-    /// entry), every pointer must point into the same array on both;
-    /// otherwise the pointer's array depends on the path, which the IR
-    /// cannot express.
-    pub fn merge_targets(&mut self, a: &Targets, b: &Targets, n: Node) -> R<()> {
-        let mut merged = a.clone();
-        for (var, tb) in b {
-            match (a.get(var).copied().flatten(), *tb) {
-                (Some(x), Some(y)) if x != y => {
-                    return Err(self.unsupported(
-                        n,
-                        format!(
-                            "the pointer `{}` points into `{}` or `{}` depending on the path taken",
-                            self.kernel.var(*var).name,
-                            self.kernel.array(x).name,
-                            self.kernel.array(y).name
-                        ),
-                    ))
-                }
-                (None, Some(y)) => {
-                    merged.insert(*var, Some(y));
-                }
-                _ => {}
-            }
-        }
-        self.ptr_targets = merged;
-        Ok(())
     }
 }
 

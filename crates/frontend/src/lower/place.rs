@@ -123,6 +123,13 @@ impl<'t> Lowerer<'_, 't> {
 
     /// A field of an aggregate place.
     pub fn field(&mut self, base: Place, name: &str, n: Node) -> R<Place> {
+        if let Place::Choice { base, arms } = base {
+            let mut out = Vec::new();
+            for (a, p) in arms {
+                out.push((a, self.field(p, name, n)?));
+            }
+            return Ok(Place::Choice { base, arms: out });
+        }
         let ty = match &base {
             Place::Agg(ty, _) => ty.clone(),
             Place::Mem { ty, .. } => ty.clone(),
@@ -167,6 +174,7 @@ impl<'t> Lowerer<'_, 't> {
             // The literal `0` as a pointer is null.
             Value::Scalar(e, t) if t.is_integer() && e.as_const_int() == Some(0) => Ok(Ptr {
                 target: None,
+                choice: None,
                 offset: Expr::int(0, ScalarTy::I64),
                 pointee: CType::Void,
                 volatile: false,
@@ -188,6 +196,9 @@ impl<'t> Lowerer<'_, 't> {
     /// assigned) pointer is an assertion failure at the access; the access
     /// itself then goes to a one-slot stand-in array that no run reaches.
     pub fn deref(&mut self, ptr: Ptr, n: Node) -> R<Place> {
+        if let Some(c) = &ptr.choice {
+            return Ok(self.choice_place(c, &ptr));
+        }
         let array = match ptr.target {
             Some(a) => a,
             None => {
@@ -231,7 +242,7 @@ impl<'t> Lowerer<'_, 't> {
 
     /// `p - q` in elements, for pointers into the same array.
     pub fn ptr_diff(&self, a: Ptr, b: Ptr, n: Node) -> R<Value> {
-        if a.target != b.target {
+        if a.target != b.target || a.choice.is_some() || b.choice.is_some() {
             return Err(self.unsupported(n, "difference of pointers into different arrays"));
         }
         let size = self.slot_count(&a.pointee, n)?;

@@ -164,9 +164,9 @@ impl<'t> Lowerer<'_, 't> {
             .child_by_field_name("consequence")
             .ok_or_else(|| self.unsupported(n, "if"))?;
         let before = self.targets();
-        let (then_, ()) = self.block(|s| s.scoped_stmt(then_n))?;
+        let (mut then_, ()) = self.block(|s| s.scoped_stmt(then_n))?;
         let after_then = std::mem::replace(&mut self.ptr_targets, before);
-        let else_ = match n.child_by_field_name("alternative") {
+        let mut else_ = match n.child_by_field_name("alternative") {
             Some(alt) => {
                 let inner = named_children(alt).into_iter().next();
                 match inner {
@@ -177,13 +177,15 @@ impl<'t> Lowerer<'_, 't> {
             None => Vec::new(),
         };
         let after_else = self.targets();
-        self.merge_targets(&after_then, &after_else, n)?;
         self.pop_scope();
         if let Some(v) = cond.as_const_int() {
             // `if (1)` / `if (0)` (often from macros): keep only the live arm.
+            self.ptr_targets = if v != 0 { after_then } else { after_else };
             self.out.extend(if v != 0 { then_ } else { else_ });
             return Ok(());
         }
+        let span = self.span(n);
+        self.merge_branches(&after_then, &mut then_, &after_else, &mut else_, span);
         self.emit(StmtKind::If { cond, then_, else_ }, self.span(n));
         Ok(())
     }
@@ -218,7 +220,6 @@ impl<'t> Lowerer<'_, 't> {
         iterates: bool,
         body: Node<'t>,
     ) -> R<Vec<Stmt>> {
-        let before = self.targets();
         self.loops.push(LoopCtx {
             id,
             iterates,
@@ -226,9 +227,6 @@ impl<'t> Lowerer<'_, 't> {
         });
         let r = self.block(|s| s.scoped_stmt(body));
         self.loops.pop();
-        // The next iteration starts where this one ended.
-        let after = self.targets();
-        self.merge_targets(&before, &after, body)?;
         Ok(r?.0)
     }
 
@@ -247,6 +245,12 @@ impl<'t> Lowerer<'_, 't> {
                 self.effect(init)?;
             }
         }
+        // The loop's body may change what a pointer points into: lowered
+        // until every pointer's array is stable (see targets.rs).
+        self.with_stable_targets(n, |s| s.for_loop(n))
+    }
+
+    fn for_loop(&mut self, n: Node<'t>) -> R<()> {
         let id = self.new_loop_id();
         let (header, cond) = match n.child_by_field_name("condition") {
             Some(c) => self.block(|s| s.cond(c))?,
@@ -277,6 +281,10 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     fn while_stmt(&mut self, n: Node<'t>) -> R<()> {
+        self.with_stable_targets(n, |s| s.while_loop(n))
+    }
+
+    fn while_loop(&mut self, n: Node<'t>) -> R<()> {
         let id = self.new_loop_id();
         let c = n
             .child_by_field_name("condition")
@@ -304,6 +312,10 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     fn do_stmt(&mut self, n: Node<'t>) -> R<()> {
+        self.with_stable_targets(n, |s| s.do_loop(n))
+    }
+
+    fn do_loop(&mut self, n: Node<'t>) -> R<()> {
         let id = self.new_loop_id();
         let body_n = n
             .child_by_field_name("body")
@@ -418,7 +430,8 @@ impl<'t> Lowerer<'_, 't> {
                     Ok(())
                 })?;
                 let after = s.targets();
-                s.merge_targets(&before, &after, *case)?;
+                let mut else_ = Vec::new();
+                s.merge_branches(&after, &mut then_, &before, &mut else_, cspan);
                 then_.insert(
                     0,
                     Stmt::new(
@@ -429,14 +442,7 @@ impl<'t> Lowerer<'_, 't> {
                         cspan,
                     ),
                 );
-                s.emit(
-                    StmtKind::If {
-                        cond,
-                        then_,
-                        else_: Vec::new(),
-                    },
-                    cspan,
-                );
+                s.emit(StmtKind::If { cond, then_, else_ }, cspan);
             }
             Ok(())
         });
@@ -751,7 +757,8 @@ impl<'t> Lowerer<'_, 't> {
             ))),
             CType::Pointer(p) => {
                 let off = self.new_var(name, ScalarTy::I64, VarKind::Local, span);
-                self.ptr_targets.insert(off, None);
+                self.ptr_targets
+                    .insert(off, super::targets::PtrState::Static(None));
                 Ok(Place::PtrVar {
                     offset: off,
                     pointee: (**p).clone(),
@@ -869,6 +876,10 @@ impl<'t> Lowerer<'_, 't> {
             Place::PtrVar { pointee, .. } => CType::Pointer(Box::new(pointee.clone())),
             Place::AtomicRef(_, t, s) => CType::AtomicRef(*t, *s),
             Place::FnVar(_) => CType::FnPtr,
+            Place::Choice { arms, .. } => arms
+                .first()
+                .map(|(_, p)| self.place_type(p))
+                .unwrap_or(CType::Void),
         }
     }
 

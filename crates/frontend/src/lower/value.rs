@@ -12,11 +12,22 @@ use warpsafe_ir::{AccessKind, ArrayId, Expr, MemOrder, MemRef, ScalarTy, StmtKin
 /// A pointer into one array: `offset` counts scalar slots (type `i64`).
 #[derive(Clone, Debug)]
 pub struct Ptr {
-    /// `None` for the null pointer.
+    /// `None` for the null pointer (or when `choice` says where it points).
     pub target: Option<ArrayId>,
+    /// A pointer whose array depends on the path taken: `base` holds the id
+    /// of one of `arrays` (see `targets.rs`). When set, `target` is `None`.
+    pub choice: Option<Choice>,
     pub offset: Expr,
     pub pointee: CType,
     pub volatile: bool,
+}
+
+/// Which of several arrays a pointer points into, decided at run time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// A `u32` expression equal to the chosen array's id.
+    pub base: Expr,
+    pub arrays: Vec<ArrayId>,
 }
 
 #[derive(Clone, Debug)]
@@ -55,6 +66,12 @@ pub enum Place {
     AtomicRef(Box<Place>, ScalarTy, warpsafe_ir::Scope),
     /// A function-pointer variable (holds a function id).
     FnVar(VarId),
+    /// The same object in one of several arrays, chosen by `base` (an
+    /// array id): every access becomes a choice among the arms.
+    Choice {
+        base: Expr,
+        arms: Vec<(ArrayId, Place)>,
+    },
 }
 
 impl Value {
@@ -154,7 +171,7 @@ impl Lowerer<'_, '_> {
             }
             Value::Ptr(p) if to == ScalarTy::Bool => {
                 // `if (ptr)`: non-null is known at lowering time.
-                Ok(Expr::bool(p.target.is_some()))
+                Ok(Expr::bool(p.target.is_some() || p.choice.is_some()))
             }
             other => Err(self.unsupported(
                 n,
@@ -177,9 +194,10 @@ impl Lowerer<'_, '_> {
                 pointee,
                 volatile,
             } => {
-                let target = self.ptr_targets.get(offset).copied().flatten();
+                let (target, choice) = self.ptr_state(*offset);
                 Ok(Value::Ptr(Ptr {
                     target,
+                    choice,
                     offset: Expr::Var(*offset),
                     pointee: pointee.clone(),
                     volatile: *volatile,
@@ -193,6 +211,7 @@ impl Lowerer<'_, '_> {
                 Ok(Value::Agg(ty.clone(), vals))
             }
             Place::AtomicRef(inner, t, s) => Ok(Value::AtomicRef((**inner).clone(), *t, *s)),
+            Place::Choice { base, arms } => self.read_choice(base, arms, n),
             Place::Mem {
                 array,
                 index,
@@ -247,6 +266,7 @@ impl Lowerer<'_, '_> {
                     }
                     CType::Array(elem, _) => Ok(Value::Ptr(Ptr {
                         target: Some(*array),
+                        choice: None,
                         offset: index.clone(),
                         pointee: (**elem).clone(),
                         volatile: *volatile,
@@ -311,9 +331,7 @@ impl Lowerer<'_, '_> {
                         // Targets are flow-sensitive: the assignment decides
                         // what the pointer points into from here on; where
                         // paths meet, `merge_targets` checks they agree.
-                        if ptr.target.is_some() {
-                            self.ptr_targets.insert(*offset, ptr.target);
-                        }
+                        self.assign_target(*offset, &ptr, span);
                         self.emit(
                             StmtKind::Assign {
                                 dst: *offset,
@@ -346,6 +364,9 @@ impl Lowerer<'_, '_> {
                 Ok(())
             }
             Place::AtomicRef(..) => Err(self.unsupported(n, "rebinding an atomic reference")),
+            Place::Choice { base, arms } => {
+                self.on_each_arm(base, arms, n, |s, arm| s.write(arm, v.clone(), n))
+            }
             Place::Mem {
                 array,
                 index,
