@@ -37,6 +37,11 @@ pub enum Engine {
     /// The static race check (`warpsafe check`): `//pass` kernels must be
     /// proven DRF, kernels expected to fail verification must be found racy.
     Check,
+    /// Every execution on the kernel's concrete grid (`warpsafe explore`):
+    /// `//pass` kernels must show no error, `//xfail:REASON` kernels the
+    /// error REASON names (`data-race`, `heterogeneous-race`, `assert`,
+    /// `barrier-divergence`), other verification failures any error.
+    Explore,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -124,6 +129,9 @@ fn run_one(path: &Path, engine: Engine) -> Option<Row> {
                 if engine == Engine::Check && !error {
                     verdict = Some(check_verdict(&loaded.output.module, &flags));
                 }
+                if engine == Engine::Explore && !error {
+                    verdict = Some(explore_verdict(&loaded.output.module, &flags));
+                }
                 (error, first)
             }
         },
@@ -131,9 +139,18 @@ fn run_one(path: &Path, engine: Engine) -> Option<Row> {
     let millis = start.elapsed().as_secs_f64() * 1000.0;
     let (got, ok, detail) = match verdict {
         Some((got, detail)) => {
-            let ok = match &expectation {
-                Expectation::Pass => got == "drf",
-                e if e.is_front_end_error() => false,
+            let ok = match (engine, &expectation) {
+                (_, e) if e.is_front_end_error() => false,
+                (Engine::Explore, Expectation::Pass) => got == "no error",
+                (Engine::Explore, Expectation::Xfail(reason)) => {
+                    let found: Vec<&str> = got.split(',').collect();
+                    match reason.as_str() {
+                        r @ ("data-race" | "heterogeneous-race" | "assert"
+                        | "barrier-divergence") => found.contains(&r),
+                        _ => got != "no error" && !got.starts_with("unknown"),
+                    }
+                }
+                (_, Expectation::Pass) => got == "drf",
                 _ => got == "racy",
             };
             (got, ok, detail)
@@ -147,7 +164,7 @@ fn run_one(path: &Path, engine: Engine) -> Option<Row> {
             let ok = match engine {
                 Engine::Frontend => got_error == wants_error,
                 // A kernel that lowers always has a verdict.
-                Engine::Check => got_error && wants_error,
+                Engine::Check | Engine::Explore => got_error && wants_error,
             };
             (got.to_string(), ok, detail)
         }
@@ -216,5 +233,41 @@ fn check_verdict(
     match unknown {
         Some(reason) => ("unknown".into(), Some(reason)),
         None => ("drf".into(), None),
+    }
+}
+
+/// Every execution of every kernel on its concrete grid: `no error`, the
+/// kinds of error found (comma separated), or `unknown` with the reason.
+fn explore_verdict(
+    module: &warpsafe_ir::Module,
+    flags: &warpsafe_corpus::KernelFlags,
+) -> (String, Option<String>) {
+    let params: Vec<(String, i128)> = flags
+        .params
+        .iter()
+        .filter_map(|(n, v)| v.trim().parse::<i128>().ok().map(|v| (n.clone(), v)))
+        .collect();
+    let config = warpsafe_mc::reference::Config::default();
+    let mut found: Vec<&str> = Vec::new();
+    for k in &module.kernels {
+        let launch = match crate::explore::launch_of(k, &params) {
+            Ok(l) => l,
+            Err(e) => return ("unknown".into(), Some(format!("{e:#}"))),
+        };
+        match warpsafe_mc::reference::explore(k, &launch, &config) {
+            Ok(x) => {
+                for f in crate::explore::findings(&x) {
+                    if !found.contains(&f) {
+                        found.push(f);
+                    }
+                }
+            }
+            Err(e) => return ("unknown".into(), Some(format!("{}: {e}", k.name))),
+        }
+    }
+    if found.is_empty() {
+        ("no error".into(), None)
+    } else {
+        (found.join(","), None)
     }
 }

@@ -89,7 +89,7 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
 }
 
 /// The concrete launch: dims from flags or the file, parameters from `--param`.
-fn launch_of(k: &Kernel, params: &[(String, i128)]) -> Result<Launch> {
+pub fn launch_of(k: &Kernel, params: &[(String, i128)]) -> Result<Launch> {
     let (Some(grid), Some(block)) = (k.launch.grid, k.launch.block) else {
         bail!(
             "kernel `{}`: explore needs concrete dimensions; pass --grid-dim and --block-dim",
@@ -116,6 +116,30 @@ fn launch_of(k: &Kernel, params: &[(String, i128)]) -> Result<Launch> {
         launch = launch.with_param(v.id, Value::from_int(v.ty, *value));
     }
     Ok(launch)
+}
+
+/// The kinds of error an exploration found, as `//xfail:` reasons spell
+/// them (`data-race`, `heterogeneous-race`, `assert`, `barrier-divergence`,
+/// `fault`).
+pub fn findings(x: &warpsafe_mc::reference::Exploration) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let races = x.races();
+    if races.iter().any(|r| r.kind == RaceKind::Data) {
+        out.push("data-race");
+    }
+    if races.iter().any(|r| r.kind == RaceKind::Heterogeneous) {
+        out.push("heterogeneous-race");
+    }
+    if x.assertion_failures().next().is_some() {
+        out.push("assert");
+    }
+    if x.executions.iter().any(|e| !e.blocked.is_empty()) {
+        out.push("barrier-divergence");
+    }
+    if x.executions.iter().any(|e| !e.faults.is_empty()) {
+        out.push("fault");
+    }
+    out
 }
 
 /// Prints the errors found; returns whether there were any.

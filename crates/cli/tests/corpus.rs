@@ -64,3 +64,27 @@ fn walk_count(dir: &Path) -> usize {
     }
     n
 }
+
+#[test]
+fn litmus_corpus_meets_every_expectation_under_explore() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(get_cargo_bin("warpsafe"))
+        .current_dir(&root)
+        .args([
+            "corpus",
+            "tests/kernels/litmus",
+            "--engine",
+            "explore",
+            "--verbose",
+        ])
+        .output()
+        .expect("invariant: the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let kernels = walk_count(&root.join("tests/kernels/litmus"));
+    assert!(kernels >= 9, "the litmus folder holds its kernels");
+    assert!(
+        stdout.contains(&format!("{kernels} passed, 0 failed")),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+}
