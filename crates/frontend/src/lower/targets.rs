@@ -235,6 +235,9 @@ impl<'t> Lowerer<'_, 't> {
             if unstable.is_empty() {
                 return Ok(());
             }
+            // A deterministic order (the map's is not) keeps the IR stable.
+            let mut unstable = unstable;
+            unstable.sort();
             // Undo this attempt and make the pointers dynamic at the entry.
             self.rollback(mark);
             self.ptr_targets = before;
