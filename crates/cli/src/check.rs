@@ -192,7 +192,12 @@ fn witness(w: &Witness, _k: &Kernel) -> String {
         parts.push(format!("{name}={v}"));
     }
     for l in &w.loop_vars {
-        parts.push(format!("thread {}: {}={}", l.thread, l.name, l.value));
+        if l.thread == 0 {
+            // A synchronized loop's variable: the same for both threads.
+            parts.push(format!("both threads: {}={}", l.name, l.value));
+        } else {
+            parts.push(format!("thread {}: {}={}", l.thread, l.name, l.value));
+        }
     }
     parts.push(format!("index={}", w.index));
     parts.join(", ")

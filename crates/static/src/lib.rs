@@ -5,9 +5,10 @@
 //! [`Proto`] tree over all arrays (accesses with symbolic indices, barriers,
 //! conditionals, counting loops and unknown-bound loops) and its slice per
 //! array. [`print_protocol`] renders it in the paper's notation
-//! (`--dump protocol`). Aligning and splitting (§4) are later stages.
+//! (`--dump protocol`).
 //!
-//! [`check_kernel`] is the v0 data-race check over a protocol (`race`,
+//! [`check_kernel`] is the data-race check over a protocol (`align` for
+//! barrier aligning and splitting, seed 002 §4; `race` for the queries,
 //! `encode` for symbolic values to SMT, `verdict` for its results).
 //!
 //! Modules, one job each: `sym` (symbolic expressions), `protocol` (the
@@ -18,6 +19,7 @@
 //! Soundness first: a value the inference cannot determine is an
 //! [`Unknown`] with its [`UnknownReason`], never a guess.
 
+mod align;
 mod encode;
 mod env;
 mod infer;
@@ -30,6 +32,10 @@ pub mod sym;
 mod validate;
 mod verdict;
 
+pub use align::{
+    DIVERGENCE_REASON, EARLY_EXIT_REASON, LOOP_DIVERGENCE_REASON, NESTED_GRID_REASON,
+    NO_BARRIER_ITERATION_REASON, TOO_LARGE_REASON, UNKNOWN_LOOP_REASON,
+};
 pub use encode::EncodeError;
 pub use infer::{infer, InferError};
 pub use print::{print_proto, print_protocol, print_sym};

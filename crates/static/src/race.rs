@@ -1,41 +1,49 @@
-//! The v0 data-race check: two symbolic threads per pair of access sites, one
-//! SMT query each (seeds 001 and 002), restricted to kernels whose block and
-//! grid barriers all sit at the top level of the protocol.
+//! The data-race check: two symbolic threads per pair of access instances,
+//! one SMT query each (seeds 001 and 002), after barrier aligning and
+//! splitting (seed 002 §4, `align`).
 //!
-//! - **Phases.** The kernel protocol's top-level barriers cut it into
-//!   phases; a `Sync` of a block or the grid nested in `If`/`For`/`Loop`
-//!   makes the verdict UNKNOWN (barrier aligning, seed 002 §4.1, is not
-//!   implemented yet). Warp and tile syncs order nothing here.
+//! - **Phases.** `align` cuts the kernel protocol into phases at block (and
+//!   grid) barriers, also inside synchronized `For` loops and inside
+//!   conditionals proved uniform within a block (each checked here with the
+//!   solver); anything else around a barrier makes the verdict UNKNOWN with
+//!   the reason (`align`'s constants). Warp and tile syncs order nothing
+//!   here.
 //! - **Pairs.** For every array that is neither local nor constant, every
-//!   pair of access sites (a site with itself included) with at least one
-//!   write and not both atomic (at a scope covering both threads) is
-//!   checked for two threads of one block when both sites are in the same
-//!   block phase, and, for global arrays, for two threads of different
-//!   blocks when both are in the same grid phase (only grid syncs order
-//!   blocks).
-//! - **Query.** Both threads' path guards, enclosing `For` variables as
-//!   fresh constants with `lo <= v < hi` (the step is ignored), indices
-//!   equal, ids within the launch (and CUDA's limits, and concrete dims when
-//!   known), distinct threads, same or different block, and the kernel's
-//!   unconditional preconditions for both threads. `Sat` is a race; only a
-//!   clean `unsat` rules the pair out.
+//!   pair of access instances of one phase (an instance with itself
+//!   included) with at least one write and not both atomic at block scope
+//!   is checked for two threads of one block; for global arrays, every pair
+//!   of access sites in the same grid phase (only top-level grid syncs
+//!   order blocks) with at least one write and not both atomic at device
+//!   scope, for two threads of different blocks.
+//! - **Query.** Both threads' path guards; unsynchronized `For` variables
+//!   as fresh constants per thread with `lo <= v < hi` (the step is
+//!   ignored); in same-block queries, synchronized `For` variables as one
+//!   constant per iteration role shared by both threads (`lo <= v < hi`, the
+//!   first iteration pinned to its first value, the previous iteration
+//!   linked by `cur = step(prev)`, the last pinned for unit steps); in
+//!   cross-block queries every loop variable is per thread, as barriers do
+//!   not order blocks; indices equal, ids within the launch (and CUDA's
+//!   limits, and concrete dims when known), distinct threads, same or
+//!   different block, and the kernel's unconditional preconditions for
+//!   both threads. `Sat` is a race; only a clean `unsat` rules the pair out.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
+use crate::align::{align, AlignError, Inst, Oracle, Role, Site};
 use crate::encode::{resize, sort_of, EncodeError, Encoder, Shared, ThreadVars};
 use crate::infer::infer;
-use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Proto, SyncKind};
+use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
 use crate::sym::{Sym, UnknownReason};
 use crate::verdict::{
     Certainty, KernelReport, LoopValue, Race, RaceAccess, RaceScope, ThreadId, Verdict, Witness,
 };
-use warpsafe_ir::{ArrayOrigin, Kernel, MemSpace, ScalarTy, Scope, Span, VarKind};
+use warpsafe_ir::{ArrayOrigin, BinOp, Kernel, LoopId, MemSpace, ScalarTy, Scope, Span, VarKind};
 use warpsafe_smt::{term, CheckResult, SmtError, Solver, SolverConfig, Sort, Term, Transcript};
 
-/// The reason given for kernels v0 cannot check because of a nested barrier.
-pub const ALIGNING_REASON: &str =
-    "barrier inside a loop or conditional: barrier aligning (seed 002 §4.1) is not implemented yet";
+/// The reason v0 gave for every barrier inside a loop or conditional; now
+/// only for grid barriers there (see `align` for the other reasons).
+pub const ALIGNING_REASON: &str = crate::align::NESTED_GRID_REASON;
 
 /// How to run the check.
 #[derive(Clone, Debug)]
@@ -106,19 +114,8 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         notes,
         transcript: None,
     };
-    let sites = match collect_sites(&kp.body) {
-        Ok(s) => s,
-        Err((reason, span)) => {
-            report.verdict = unknown(reason, Some(span));
-            return report;
-        }
-    };
     if let Some(v) = unsupported(kernel) {
         report.verdict = v;
-        return report;
-    }
-    let pairs = candidate_pairs(kernel, &sites);
-    if pairs.is_empty() {
         return report;
     }
     let mut solver_config = config.solver.clone();
@@ -129,14 +126,16 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     }
     let mut check = Check {
         kernel,
-        sites: &sites,
+        kp,
+        config: solver_config,
+        session: None,
         races: Vec::new(),
         inconclusive: Vec::new(),
         global_reasons: unmodelled_synchronisation(kernel),
         queries: 0,
         param_values: &config.params,
     };
-    let outcome = check.run(solver_config, kp, &pairs);
+    let outcome = check.run();
     let Check {
         races,
         inconclusive,
@@ -150,6 +149,7 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         ));
     }
     report.verdict = match outcome {
+        Ok(Some((reason, span))) => unknown(reason, Some(span)),
         Err(e) if races.is_empty() => unknown(format!("solver failed: {e}"), None),
         Err(e) => {
             report
@@ -157,7 +157,7 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
                 .push(format!("solver failed, other races may be missing: {e}"));
             Verdict::Racy(races)
         }
-        Ok(()) if !races.is_empty() => {
+        Ok(None) if !races.is_empty() => {
             if !inconclusive.is_empty() {
                 report
                     .notes
@@ -165,7 +165,7 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
             }
             Verdict::Racy(races)
         }
-        Ok(()) => match inconclusive.first() {
+        Ok(None) => match inconclusive.first() {
             Some((_, _, msg)) => unknown(
                 format!(
                     "the solver gave up on {} quer{}: {msg}",
@@ -232,114 +232,6 @@ const BLOCK_LIMITS: [u64; 3] = [1024, 1024, 64];
 const MAX_THREADS_PER_BLOCK: u64 = 1024;
 const GRID_LIMITS: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
 
-/// One access with its context.
-struct Site<'p> {
-    access: &'p Access,
-    /// Conditions of the enclosing `If`s (negated in `else` branches).
-    guards: Vec<Sym>,
-    /// Enclosing `For` loops, outermost first.
-    loops: Vec<&'p ForLoop>,
-    /// Inside a `Loop` (unknown iteration count).
-    in_unknown_loop: bool,
-    /// Phases separated by block (and grid) barriers.
-    block_phase: usize,
-    /// Phases separated by grid barriers.
-    grid_phase: usize,
-}
-
-fn collect_sites(body: &Proto) -> Result<Vec<Site<'_>>, (String, Span)> {
-    let items: Vec<&Proto> = match body {
-        Proto::Seq(items) => items.iter().collect(),
-        p => vec![p],
-    };
-    let (mut block_phase, mut grid_phase) = (0, 0);
-    let mut out = Vec::new();
-    for item in items {
-        match item {
-            Proto::Sync {
-                kind: SyncKind::Block,
-                ..
-            } => block_phase += 1,
-            Proto::Sync {
-                kind: SyncKind::Grid,
-                ..
-            } => {
-                block_phase += 1;
-                grid_phase += 1;
-            }
-            p => {
-                let mut walker = Walker {
-                    guards: Vec::new(),
-                    loops: Vec::new(),
-                    in_unknown_loop: false,
-                    block_phase,
-                    grid_phase,
-                    out: &mut out,
-                };
-                walker.walk(p)?;
-            }
-        }
-    }
-    Ok(out)
-}
-
-struct Walker<'p, 'o> {
-    guards: Vec<Sym>,
-    loops: Vec<&'p ForLoop>,
-    in_unknown_loop: bool,
-    block_phase: usize,
-    grid_phase: usize,
-    out: &'o mut Vec<Site<'p>>,
-}
-
-impl<'p> Walker<'p, '_> {
-    fn walk(&mut self, p: &'p Proto) -> Result<(), (String, Span)> {
-        match p {
-            Proto::Skip => {}
-            Proto::Access(a) => self.out.push(Site {
-                access: a,
-                guards: self.guards.clone(),
-                loops: self.loops.clone(),
-                in_unknown_loop: self.in_unknown_loop,
-                block_phase: self.block_phase,
-                grid_phase: self.grid_phase,
-            }),
-            Proto::Sync { kind, span } => match kind {
-                SyncKind::Block | SyncKind::Grid => {
-                    return Err((ALIGNING_REASON.to_owned(), *span));
-                }
-                // Orders nothing in v0: a sound over-approximation.
-                SyncKind::Warp { .. } | SyncKind::Tile { .. } => {}
-            },
-            Proto::Seq(items) => {
-                for p in items {
-                    self.walk(p)?;
-                }
-            }
-            Proto::If { cond, then_, else_ } => {
-                self.guards.push(cond.clone());
-                self.walk(then_)?;
-                self.guards.pop();
-                self.guards.push(Sym::negate(cond.clone()));
-                self.walk(else_)?;
-                self.guards.pop();
-            }
-            Proto::For(l) => {
-                self.loops.push(l);
-                self.walk(&l.body)?;
-                self.loops.pop();
-            }
-            Proto::Loop { body, .. } => {
-                let outer = self.in_unknown_loop;
-                self.in_unknown_loop = true;
-                self.walk(body)?;
-                self.in_unknown_loop = outer;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Whether an atomic access is atomic with respect to every thread of
 /// `scope` (a block, or the whole device).
 fn atomic_at(a: &Access, cross_block: bool) -> bool {
@@ -351,38 +243,99 @@ fn atomic_at(a: &Access, cross_block: bool) -> bool {
         }
 }
 
-/// The pairs of sites `(i, j)`, `i <= j`, that may conflict, with the
-/// thread placements to check.
-fn candidate_pairs(kernel: &Kernel, sites: &[Site<'_>]) -> Vec<(usize, usize, Vec<RaceScope>)> {
-    let mut out = Vec::new();
-    for i in 0..sites.len() {
-        for j in i..sites.len() {
-            let (a, b) = (sites[i].access, sites[j].access);
-            if a.array != b.array || (a.mode == AccessMode::Read && b.mode == AccessMode::Read) {
-                continue;
-            }
-            let space = kernel.array(a.array).space;
-            if matches!(space, MemSpace::Local | MemSpace::Constant) {
-                continue;
-            }
-            let mut scopes = Vec::new();
-            if sites[i].block_phase == sites[j].block_phase
-                && !(atomic_at(a, false) && atomic_at(b, false))
-            {
-                scopes.push(RaceScope::SameBlock);
-            }
-            if space == MemSpace::Global
-                && sites[i].grid_phase == sites[j].grid_phase
-                && !(atomic_at(a, true) && atomic_at(b, true))
-            {
-                scopes.push(RaceScope::CrossBlock);
-            }
-            if !scopes.is_empty() {
-                out.push((i, j, scopes));
+/// A pair of accesses to check.
+#[derive(Clone, Debug)]
+enum Pair {
+    /// Two threads of one block, both in one phase. `assumed`: every phase
+    /// holding the pair is only formed on a path whose feasibility the
+    /// query does not check (`align::Phase::assumed`).
+    SameBlock { a: Inst, b: Inst, assumed: bool },
+    /// Two threads of different blocks, both sites in one grid phase.
+    CrossBlock { a: usize, b: usize },
+}
+
+impl Pair {
+    fn sites(&self) -> (usize, usize) {
+        match self {
+            Pair::SameBlock { a, b, .. } => (a.site, b.site),
+            Pair::CrossBlock { a, b } => (*a, *b),
+        }
+    }
+}
+
+/// Whether two accesses of a pair may race at all: same array, not both
+/// reads, an array threads share.
+fn may_conflict(kernel: &Kernel, a: &Access, b: &Access) -> bool {
+    a.array == b.array
+        && !(a.mode == AccessMode::Read && b.mode == AccessMode::Read)
+        && !matches!(
+            kernel.array(a.array).space,
+            MemSpace::Local | MemSpace::Constant
+        )
+}
+
+/// The pairs that may conflict: same-block pairs of instances per phase,
+/// cross-block pairs of sites per grid phase, ordered by site.
+fn candidate_pairs(kernel: &Kernel, aligned: &crate::align::Aligned<'_>) -> Vec<Pair> {
+    let sites = &aligned.sites;
+    let mut same: HashMap<(Inst, Inst), bool> = HashMap::new();
+    for phase in &aligned.phases {
+        let insts = &phase.insts;
+        for i in 0..insts.len() {
+            for j in i..insts.len() {
+                let (x, y) = (&insts[i], &insts[j]);
+                let (a, b) = (sites[x.site].access, sites[y.site].access);
+                if !may_conflict(kernel, a, b) || (atomic_at(a, false) && atomic_at(b, false)) {
+                    continue;
+                }
+                let key = if x <= y {
+                    (x.clone(), y.clone())
+                } else {
+                    (y.clone(), x.clone())
+                };
+                let e = same.entry(key).or_insert(true);
+                *e &= phase.assumed;
             }
         }
     }
-    out
+    let mut pairs: Vec<Pair> = same
+        .into_iter()
+        .map(|((a, b), assumed)| Pair::SameBlock { a, b, assumed })
+        .collect();
+    for i in 0..sites.len() {
+        for j in i..sites.len() {
+            let (a, b) = (sites[i].access, sites[j].access);
+            if may_conflict(kernel, a, b)
+                && kernel.array(a.array).space == MemSpace::Global
+                && sites[i].grid_phase == sites[j].grid_phase
+                && !(atomic_at(a, true) && atomic_at(b, true))
+            {
+                pairs.push(Pair::CrossBlock { a: i, b: j });
+            }
+        }
+    }
+    // Per pair of sites: same-block before cross-block, and phases that
+    // are not `assumed` first, so that the race reported for a pair of
+    // sites is the most certain one found.
+    let order = |p: &Pair| {
+        let (a, b) = p.sites();
+        match p {
+            Pair::SameBlock {
+                a: x,
+                b: y,
+                assumed,
+            } => (
+                a.min(b),
+                a.max(b),
+                u8::from(*assumed),
+                x.path.clone(),
+                y.path.clone(),
+            ),
+            Pair::CrossBlock { .. } => (a.min(b), a.max(b), 2, Vec::new(), Vec::new()),
+        }
+    };
+    pairs.sort_by_key(order);
+    pairs
 }
 
 /// A failure that ends the check: the solver is unusable or the encoding
@@ -414,9 +367,12 @@ impl From<EncodeError> for Fatal {
     }
 }
 
-struct Check<'k, 'p> {
+struct Check<'k> {
     kernel: &'k Kernel,
-    sites: &'p [Site<'p>],
+    kp: &'k KernelProtocol,
+    config: SolverConfig,
+    /// Started on the first query.
+    session: Option<Session>,
     races: Vec<Race>,
     inconclusive: Vec<(Access, Access, String)>,
     /// Approximations that affect every race (dropped preconditions).
@@ -424,6 +380,12 @@ struct Check<'k, 'p> {
     queries: usize,
     /// Concrete values of scalar parameters, by name.
     param_values: &'k [(String, i128)],
+}
+
+/// A solver with the global constants declared.
+struct Session {
+    solver: Solver,
+    globals: Globals,
 }
 
 /// The constants every query shares.
@@ -439,35 +401,285 @@ struct Side {
     constraints: Vec<Term>,
     index: Term,
     index_ty: ScalarTy,
+    /// Per-thread loop variables: name, type, constant.
     loops: Vec<(String, ScalarTy, Term)>,
     reasons: Vec<UnknownReason>,
 }
 
-impl<'p> Check<'_, 'p> {
-    fn run(
+/// A synchronized loop's variable in one iteration role, shared by both
+/// threads of a same-block query: the loops and roles from the outermost
+/// enclosing synchronized loop down to this one.
+type BinderKey = Vec<(LoopId, Role)>;
+
+/// The shared constants of one same-block query.
+struct Binders<'p> {
+    /// In order: a key's prefixes come before it.
+    entries: Vec<(BinderKey, &'p ForLoop, Term)>,
+    /// Their ranges, pinned values and links.
+    constraints: Vec<Term>,
+    /// Constants to declare.
+    decls: Vec<(String, Sort)>,
+}
+
+impl Binders<'_> {
+    fn get(&self, key: &[(LoopId, Role)]) -> Option<&Term> {
+        self.entries
+            .iter()
+            .find(|(k, _, _)| k.as_slice() == key)
+            .map(|e| &e.2)
+    }
+
+    /// The loop variables an instance sees: each enclosing synchronized
+    /// loop bound to its role's constant.
+    fn loop_vars(&self, key: &[(LoopId, Role)]) -> HashMap<LoopId, Term> {
+        (1..=key.len())
+            .filter_map(|n| Some((key[n - 1].0, self.get(&key[..n])?.clone())))
+            .collect()
+    }
+}
+
+/// The key of every enclosing synchronized loop of an instance.
+fn inst_key(site: &Site<'_>, inst: &Inst) -> BinderKey {
+    site.sync_loops
+        .iter()
+        .zip(&inst.path)
+        .map(|(l, r)| (l.loop_id, *r))
+        .collect()
+}
+
+/// `lo <= v < hi` in the loop's type.
+fn in_range(l: &ForLoop, lo: Term, v: Term, hi: Term) -> [Term; 2] {
+    if l.ty.is_signed() {
+        [term::bvsle(lo, v.clone()), term::bvslt(v, hi)]
+    } else {
+        [term::bvule(lo, v.clone()), term::bvult(v, hi)]
+    }
+}
+
+/// `var op amount` in the loop's type: the next value of the variable.
+fn step_sym(l: &ForLoop) -> Sym {
+    let op = l.step.op();
+    Sym::binary(
+        op,
+        l.ty,
+        l.var_sym(),
+        Sym::cast(l.ty, l.step.amount().clone()),
+    )
+}
+
+/// `hi - 1` in the loop's type.
+fn hi_minus_one(l: &ForLoop) -> Sym {
+    Sym::binary(BinOp::Sub, l.ty, l.hi.clone(), Sym::int(1, l.ty))
+}
+
+/// The first value of the loop variable.
+fn first_value(l: &ForLoop) -> Sym {
+    if l.step.increasing() {
+        l.lo.clone()
+    } else {
+        hi_minus_one(l)
+    }
+}
+
+/// The last value, when the step is a unit one (`None` otherwise: the
+/// last value of a geometric or strided loop is not pinned).
+fn last_value(l: &ForLoop) -> Option<Sym> {
+    if !l.step.is_unit() {
+        return None;
+    }
+    Some(match l.step {
+        Step::Add(_) => hi_minus_one(l),
+        _ => l.lo.clone(),
+    })
+}
+
+fn role_name(name: &str, role: Role) -> String {
+    match role {
+        Role::Cur => name.to_owned(),
+        Role::First => format!("{name} (first iteration)"),
+        Role::Prev => format!("{name} (previous iteration)"),
+        Role::Last => format!("{name} (last iteration)"),
+    }
+}
+
+impl Oracle for Check<'_> {
+    type Error = Fatal;
+
+    fn uniform(
         &mut self,
-        config: SolverConfig,
-        kp: &KernelProtocol,
-        pairs: &[(usize, usize, Vec<RaceScope>)],
-    ) -> Result<(), Fatal> {
-        let mut solver = Solver::start(config)?;
-        let globals = self.declare_globals(&mut solver, kp)?;
+        sync_loops: &[&ForLoop],
+        guards: &[Sym],
+        values: &[&Sym],
+    ) -> Result<bool, Fatal> {
+        let n = self.queries;
+        self.queries += 1;
+        let s = self.session()?;
+        s.solver.push()?;
+        let r = context_query(s, n, sync_loops, guards, |e1, e2| {
+            let mut differ = Vec::new();
+            for v in values {
+                let ty = if v.ty() == ScalarTy::Bool {
+                    ScalarTy::Bool
+                } else {
+                    v.ty()
+                };
+                let x = e1.encode_as(v, ty)?;
+                let y = e2.encode_as(v, ty)?;
+                differ.push(term::not(term::eq(x, y)));
+            }
+            Ok(term::or(differ))
+        });
+        let out = match r {
+            Ok(CheckResult::Unsat) => Ok(true),
+            Ok(_) => Ok(false),
+            // Not encodable: not proved uniform.
+            Err(Fatal::Encode(_)) => Ok(false),
+            Err(e) => Err(e),
+        };
+        s.solver.pop()?;
+        out
+    }
+
+    fn feasible(
+        &mut self,
+        sync_loops: &[&ForLoop],
+        guards: &[Sym],
+        cond: &Sym,
+    ) -> Result<bool, Fatal> {
+        let n = self.queries;
+        self.queries += 1;
+        let s = self.session()?;
+        s.solver.push()?;
+        let r = context_query(s, n, sync_loops, guards, |e1, _| {
+            e1.encode_as(cond, ScalarTy::Bool)
+        });
+        // Dead only on a clean `unsat`.
+        let out = match r {
+            Ok(CheckResult::Unsat) => Ok(false),
+            Ok(_) | Err(Fatal::Encode(_)) => Ok(true),
+            Err(e) => Err(e),
+        };
+        s.solver.pop()?;
+        out
+    }
+
+    fn nonempty(
+        &mut self,
+        sync_loops: &[&ForLoop],
+        guards: &[Sym],
+        l: &ForLoop,
+    ) -> Result<bool, Fatal> {
+        let n = self.queries;
+        self.queries += 1;
+        let s = self.session()?;
+        s.solver.push()?;
+        let r = context_query(s, n, sync_loops, guards, |e1, _| {
+            let lo = e1.encode_as(&l.lo, l.ty)?;
+            let hi = e1.encode_as(&l.hi, l.ty)?;
+            let v = e1.encode_as(&first_value(l), l.ty)?;
+            Ok(term::not(term::and(in_range(l, lo, v, hi))))
+        });
+        let out = match r {
+            Ok(CheckResult::Unsat) => Ok(true),
+            Ok(_) | Err(Fatal::Encode(_)) => Ok(false),
+            Err(e) => Err(e),
+        };
+        s.solver.pop()?;
+        out
+    }
+}
+
+/// Asserts a well-formedness context (enclosing synchronized loop
+/// variables shared by two threads of one block and in range, the
+/// enclosing conditions for both threads) and `goal`, built from both
+/// threads' encoders, and checks. The caller pushes and pops.
+fn context_query(
+    s: &mut Session,
+    n: usize,
+    sync_loops: &[&ForLoop],
+    guards: &[Sym],
+    goal: impl FnOnce(&mut Encoder<'_>, &mut Encoder<'_>) -> Result<Term, EncodeError>,
+) -> Result<CheckResult, Fatal> {
+    let g = &s.globals;
+    let mut vars: HashMap<LoopId, Term> = HashMap::new();
+    let mut asserts = Vec::new();
+    let mut decls = Vec::new();
+    for (k, l) in sync_loops.iter().enumerate() {
+        let mut e = Encoder::new(&g.shared, &g.threads[0], &format!("wf{n}l{k}"));
+        e.loop_vars = vars.clone();
+        let lo = e.encode_as(&l.lo, l.ty)?;
+        let hi = e.encode_as(&l.hi, l.ty)?;
+        let v = e.fresh("v", sort_of(l.ty)?);
+        asserts.extend(in_range(l, lo, v.clone(), hi));
+        decls.extend(e.decls);
+        vars.insert(l.loop_id, v);
+    }
+    let mut e1 = Encoder::new(&g.shared, &g.threads[0], &format!("wf{n}t1"));
+    let mut e2 = Encoder::new(&g.shared, &g.threads[1], &format!("wf{n}t2"));
+    e1.loop_vars = vars.clone();
+    e2.loop_vars = vars;
+    for c in guards {
+        asserts.push(e1.encode_as(c, ScalarTy::Bool)?);
+        asserts.push(e2.encode_as(c, ScalarTy::Bool)?);
+    }
+    asserts.push(goal(&mut e1, &mut e2)?);
+    decls.extend(e1.decls);
+    decls.extend(e2.decls);
+    for (name, sort) in &decls {
+        s.solver.declare_const(name, sort)?;
+    }
+    for a in &asserts {
+        s.solver.assert(a)?;
+    }
+    let [t1, t2] = &g.threads;
+    s.solver.assert(&term::and(
+        (0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())),
+    ))?;
+    Ok(s.solver.check()?)
+}
+
+impl<'k> Check<'k> {
+    /// Aligns, then runs every query. `Ok(Some(..))`: aligning gave up
+    /// (UNKNOWN with the reason and span).
+    fn run(&mut self) -> Result<Option<(String, Span)>, Fatal> {
+        let kp = self.kp;
+        let aligned = match align(&kp.body, self) {
+            Ok(a) => a,
+            Err(AlignError::Unsupported(reason, span)) => return Ok(Some((reason, span))),
+            Err(AlignError::Oracle(e)) => return Err(e),
+        };
+        let pairs = candidate_pairs(self.kernel, &aligned);
         let mut racy_spans: HashSet<(Span, Span)> = HashSet::new();
-        for (i, j, scopes) in pairs {
-            let (a, b) = (&self.sites[*i], &self.sites[*j]);
+        for pair in &pairs {
+            let (i, j) = pair.sites();
+            let (a, b) = (&aligned.sites[i], &aligned.sites[j]);
             let key = (a.access.span, b.access.span);
             if racy_spans.contains(&key) || racy_spans.contains(&(key.1, key.0)) {
                 continue;
             }
-            for scope in scopes {
-                if let Some(race) = self.query(&mut solver, &globals, a, b, *scope)? {
-                    racy_spans.insert(key);
-                    self.races.push(race);
-                    break;
-                }
+            let race = match pair {
+                Pair::SameBlock {
+                    a: x,
+                    b: y,
+                    assumed,
+                } => self.query(&aligned.sites, Some((x, y, *assumed)), i, j)?,
+                Pair::CrossBlock { .. } => self.query(&aligned.sites, None, i, j)?,
+            };
+            if let Some(race) = race {
+                racy_spans.insert(key);
+                self.races.push(race);
             }
         }
-        Ok(())
+        Ok(None)
+    }
+
+    fn session(&mut self) -> Result<&mut Session, Fatal> {
+        if self.session.is_none() {
+            let mut solver = Solver::start(self.config.clone())?;
+            let globals = self.declare_globals(&mut solver, self.kp)?;
+            self.session = Some(Session { solver, globals });
+        }
+        Ok(self.session.as_mut().expect("invariant: started"))
     }
 
     fn declare_globals(
@@ -596,28 +808,107 @@ impl<'p> Check<'_, 'p> {
         Ok(globals)
     }
 
+    /// Declares the shared constants of a same-block query for the
+    /// instances `insts` and returns them with their constraints.
+    fn binders<'p>(
+        globals: &Globals,
+        prefix: &str,
+        insts: [(&Site<'p>, &Inst); 2],
+    ) -> Result<Binders<'p>, EncodeError> {
+        let mut wanted: Vec<(BinderKey, &'p ForLoop)> = Vec::new();
+        for (site, inst) in insts {
+            let key = inst_key(site, inst);
+            for n in 1..=key.len() {
+                let l = site.sync_loops[n - 1];
+                let mut k = key[..n].to_vec();
+                if !wanted.iter().any(|(w, _)| *w == k) {
+                    wanted.push((k.clone(), l));
+                }
+                // The previous iteration is linked to the current one.
+                if k[n - 1].1 == Role::Prev {
+                    k[n - 1].1 = Role::Cur;
+                    if !wanted.iter().any(|(w, _)| *w == k) {
+                        wanted.push((k, l));
+                    }
+                }
+            }
+        }
+        wanted.sort_by_key(|(k, _)| k.len());
+        let mut binders = Binders {
+            entries: Vec::new(),
+            constraints: Vec::new(),
+            decls: Vec::new(),
+        };
+        let mut constraints = Vec::new();
+        let mut decls = Vec::new();
+        for (idx, (key, l)) in wanted.iter().enumerate() {
+            let mut e = Encoder::new(
+                &globals.shared,
+                &globals.threads[0],
+                &format!("{prefix}s{idx}"),
+            );
+            e.loop_vars = binders.loop_vars(&key[..key.len() - 1]);
+            let v = e.fresh("sync", sort_of(l.ty)?);
+            let lo = e.encode_as(&l.lo, l.ty)?;
+            let hi = e.encode_as(&l.hi, l.ty)?;
+            constraints.extend(in_range(l, lo, v.clone(), hi));
+            let pinned = match key[key.len() - 1].1 {
+                Role::First => Some(first_value(l)),
+                Role::Last => last_value(l),
+                Role::Cur | Role::Prev => None,
+            };
+            if let Some(value) = pinned {
+                let value = e.encode_as(&value, l.ty)?;
+                constraints.push(term::eq(v.clone(), value));
+            }
+            decls.extend(e.decls);
+            binders.entries.push((key.clone(), *l, v));
+        }
+        // cur = step(prev), for every previous iteration.
+        for (key, l, prev) in &binders.entries {
+            if key[key.len() - 1].1 != Role::Prev {
+                continue;
+            }
+            let mut cur_key = key.clone();
+            cur_key.last_mut().expect("invariant: non-empty key").1 = Role::Cur;
+            let cur = binders.get(&cur_key).expect("invariant: declared").clone();
+            let mut e = Encoder::new(
+                &globals.shared,
+                &globals.threads[0],
+                &format!("{prefix}p{}", constraints.len()),
+            );
+            e.loop_vars = binders.loop_vars(&key[..key.len() - 1]);
+            e.loop_vars.insert(l.loop_id, prev.clone());
+            let next = e.encode_as(&step_sym(l), l.ty)?;
+            constraints.push(term::eq(cur, next));
+            decls.extend(e.decls);
+        }
+        binders.constraints = constraints;
+        binders.decls = decls;
+        Ok(binders)
+    }
+
+    /// Encodes one side: `bound` are the shared synchronized loop
+    /// variables, `fresh` the loops whose variables are this thread's own.
     fn encode_side(
         &self,
         globals: &Globals,
         thread: usize,
         prefix: &str,
         site: &Site<'_>,
+        bound: HashMap<LoopId, Term>,
+        fresh: &[&ForLoop],
     ) -> Result<(Side, Vec<(String, Sort)>), EncodeError> {
         let mut e = Encoder::new(&globals.shared, &globals.threads[thread], prefix);
+        e.loop_vars = bound;
         let mut constraints = Vec::new();
         let mut loops = Vec::new();
-        for l in &site.loops {
+        for l in fresh {
             let lo = e.encode_as(&l.lo, l.ty)?;
             let hi = e.encode_as(&l.hi, l.ty)?;
             let v = e.fresh("loop", sort_of(l.ty)?);
             e.loop_vars.insert(l.loop_id, v.clone());
-            if l.ty.is_signed() {
-                constraints.push(term::bvsle(lo, v.clone()));
-                constraints.push(term::bvslt(v.clone(), hi));
-            } else {
-                constraints.push(term::bvule(lo, v.clone()));
-                constraints.push(term::bvult(v.clone(), hi));
-            }
+            constraints.extend(in_range(l, lo, v.clone(), hi));
             loops.push((self.kernel.var(l.var).name.clone(), l.ty, v));
         }
         for g in &site.guards {
@@ -638,23 +929,98 @@ impl<'p> Check<'_, 'p> {
         Ok((side, e.decls))
     }
 
+    /// One query: `same` gives the two instances (and whether their phase
+    /// is assumed) for a same-block query, `None` is a cross-block one.
     fn query(
         &mut self,
-        solver: &mut Solver,
-        globals: &Globals,
-        a: &'p Site<'p>,
-        b: &'p Site<'p>,
-        scope: RaceScope,
+        sites: &[Site<'_>],
+        same: Option<(&Inst, &Inst, bool)>,
+        i: usize,
+        j: usize,
+    ) -> Result<Option<Race>, Fatal> {
+        self.session()?;
+        let mut s = self.session.take().expect("invariant: started");
+        let r = self.query_in(&mut s, sites, same, i, j);
+        self.session = Some(s);
+        r
+    }
+
+    fn query_in(
+        &mut self,
+        s: &mut Session,
+        sites: &[Site<'_>],
+        same: Option<(&Inst, &Inst, bool)>,
+        i: usize,
+        j: usize,
     ) -> Result<Option<Race>, Fatal> {
         let n = self.queries;
         self.queries += 1;
-        let (s1, d1) = self.encode_side(globals, 0, &format!("q{n}a"), a)?;
-        let (s2, d2) = self.encode_side(globals, 1, &format!("q{n}b"), b)?;
+        let kernel = self.kernel;
+        let (a, b) = (&sites[i], &sites[j]);
+        let scope = if same.is_some() {
+            RaceScope::SameBlock
+        } else {
+            RaceScope::CrossBlock
+        };
+        let globals = &s.globals;
+        let mut shared_constraints = Vec::new();
+        let mut decls = Vec::new();
+        let mut shared_vars: Vec<(String, ScalarTy, Term)> = Vec::new();
+        let (s1, s2) = match same {
+            Some((x, y, _)) => {
+                let mut binders = Self::binders(globals, &format!("q{n}"), [(a, x), (b, y)])?;
+                shared_constraints = std::mem::take(&mut binders.constraints);
+                decls = std::mem::take(&mut binders.decls);
+                for (key, l, t) in &binders.entries {
+                    let role = key[key.len() - 1].1;
+                    let name = role_name(&kernel.var(l.var).name, role);
+                    shared_vars.push((name, l.ty, t.clone()));
+                }
+                let (s1, d1) = self.encode_side(
+                    globals,
+                    0,
+                    &format!("q{n}a"),
+                    a,
+                    binders.loop_vars(&inst_key(a, x)),
+                    &a.loops,
+                )?;
+                let (s2, d2) = self.encode_side(
+                    globals,
+                    1,
+                    &format!("q{n}b"),
+                    b,
+                    binders.loop_vars(&inst_key(b, y)),
+                    &b.loops,
+                )?;
+                decls.extend(d1);
+                decls.extend(d2);
+                (s1, s2)
+            }
+            None => {
+                // Barriers do not order blocks: every loop variable is the
+                // thread's own.
+                fn all<'p>(s: &Site<'p>) -> Vec<&'p ForLoop> {
+                    s.sync_loops.iter().chain(&s.loops).copied().collect()
+                }
+                let (s1, d1) =
+                    self.encode_side(globals, 0, &format!("q{n}a"), a, HashMap::new(), &all(a))?;
+                let (s2, d2) =
+                    self.encode_side(globals, 1, &format!("q{n}b"), b, HashMap::new(), &all(b))?;
+                decls.extend(d1);
+                decls.extend(d2);
+                (s1, s2)
+            }
+        };
+        let solver = &mut s.solver;
         solver.push()?;
-        for (name, sort) in d1.iter().chain(&d2) {
+        for (name, sort) in &decls {
             solver.declare_const(name, sort)?;
         }
-        for c in s1.constraints.iter().chain(&s2.constraints) {
+        for c in shared_constraints
+            .iter()
+            .chain(&s1.constraints)
+            .chain(&s2.constraints)
+        {
             solver.assert(c)?;
         }
         let width = s1.index_ty.bits().max(s2.index_ty.bits()) + 1;
@@ -680,15 +1046,16 @@ impl<'p> Check<'_, 'p> {
                 None
             }
             CheckResult::Sat => {
-                let witness = self.witness(solver, globals, &s1, &s2, i1)?;
+                let witness = witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1)?;
+                let assumed = matches!(same, Some((_, _, true)));
                 Some(Race {
                     array: a.access.array,
-                    array_name: self.kernel.array(a.access.array).name.clone(),
-                    space: self.kernel.array(a.access.array).space,
+                    array_name: kernel.array(a.access.array).name.clone(),
+                    space: kernel.array(a.access.array).space,
                     first: race_access(a.access),
                     second: race_access(b.access),
                     scope,
-                    certainty: self.certainty(a, b, &s1, &s2),
+                    certainty: self.certainty(a, b, &s1, &s2, assumed),
                     witness: Some(witness),
                 })
             }
@@ -697,77 +1064,14 @@ impl<'p> Check<'_, 'p> {
         Ok(race)
     }
 
-    fn witness(
+    fn certainty(
         &self,
-        solver: &mut Solver,
-        globals: &Globals,
+        a: &Site<'_>,
+        b: &Site<'_>,
         s1: &Side,
         s2: &Side,
-        index: Term,
-    ) -> Result<Witness, SmtError> {
-        let mut terms: Vec<Term> = Vec::new();
-        for t in &globals.threads {
-            terms.extend(t.block_idx.iter().cloned());
-            terms.extend(t.thread_idx.iter().cloned());
-        }
-        terms.extend(globals.shared.block_dim.iter().cloned());
-        terms.extend(globals.shared.grid_dim.iter().cloned());
-        terms.extend(globals.params.iter().map(|p| p.2.clone()));
-        terms.extend(s1.loops.iter().chain(&s2.loops).map(|l| l.2.clone()));
-        terms.push(index);
-        let values = solver.get_values(&terms)?;
-        let unsigned = |i: usize| match values[i] {
-            warpsafe_smt::Value::BitVec { value, .. } => value as u64,
-            _ => 0,
-        };
-        let typed = |i: usize, ty: ScalarTy| match (&values[i], ty.is_signed()) {
-            (v @ warpsafe_smt::Value::BitVec { .. }, true) => v.as_signed().unwrap_or(0),
-            (warpsafe_smt::Value::BitVec { value, .. }, false) => *value as i128,
-            (warpsafe_smt::Value::Bool(b), _) => i128::from(*b),
-            _ => 0,
-        };
-        let triple = |at: usize| [unsigned(at), unsigned(at + 1), unsigned(at + 2)];
-        let threads = [
-            ThreadId {
-                block_idx: triple(0),
-                thread_idx: triple(3),
-            },
-            ThreadId {
-                block_idx: triple(6),
-                thread_idx: triple(9),
-            },
-        ];
-        let launch = &self.kernel.launch;
-        let mut at = 18;
-        let params = globals
-            .params
-            .iter()
-            .enumerate()
-            .map(|(k, (name, ty, _))| (name.clone(), typed(at + k, *ty)))
-            .collect();
-        at += globals.params.len();
-        let mut loop_vars = Vec::new();
-        for (thread, side) in [(1u8, s1), (2u8, s2)] {
-            for (name, ty, _) in &side.loops {
-                loop_vars.push(LoopValue {
-                    thread,
-                    name: name.clone(),
-                    value: typed(at, *ty),
-                });
-                at += 1;
-            }
-        }
-        Ok(Witness {
-            threads,
-            block_dim: launch.block.is_none().then(|| triple(12)),
-            grid_dim: launch.grid.is_none().then(|| triple(15)),
-            params,
-            loop_vars,
-            index: values[at].as_signed().unwrap_or(0),
-        })
-    }
-
-    fn certainty(&self, a: &Site<'_>, b: &Site<'_>, s1: &Side, s2: &Side) -> Certainty {
+        assumed: bool,
+    ) -> Certainty {
         let mut reasons: Vec<String> = Vec::new();
         let mut add = |r: String| {
             if !reasons.contains(&r) {
@@ -778,7 +1082,7 @@ impl<'p> Check<'_, 'p> {
             add(describe_reason(self.kernel, r));
         }
         for site in [a, b] {
-            for l in &site.loops {
+            for l in site.sync_loops.iter().chain(&site.loops) {
                 let name = &self.kernel.var(l.var).name;
                 if !l.step.is_unit() {
                     add(format!(
@@ -793,6 +1097,9 @@ impl<'p> Check<'_, 'p> {
                 add("inside a loop whose iteration count is unknown".into());
             }
         }
+        if assumed {
+            add("assumes a path that skips barriers (a branch of a uniform condition without a barrier, or a loop with barriers running zero times), not checked to be feasible".into());
+        }
         for r in &self.global_reasons {
             add(r.clone());
         }
@@ -802,6 +1109,86 @@ impl<'p> Check<'_, 'p> {
             Certainty::Possible { reasons }
         }
     }
+}
+
+fn witness(
+    kernel: &Kernel,
+    solver: &mut Solver,
+    globals: &Globals,
+    shared_vars: &[(String, ScalarTy, Term)],
+    s1: &Side,
+    s2: &Side,
+    index: Term,
+) -> Result<Witness, SmtError> {
+    let mut terms: Vec<Term> = Vec::new();
+    for t in &globals.threads {
+        terms.extend(t.block_idx.iter().cloned());
+        terms.extend(t.thread_idx.iter().cloned());
+    }
+    terms.extend(globals.shared.block_dim.iter().cloned());
+    terms.extend(globals.shared.grid_dim.iter().cloned());
+    terms.extend(globals.params.iter().map(|p| p.2.clone()));
+    terms.extend(shared_vars.iter().map(|l| l.2.clone()));
+    terms.extend(s1.loops.iter().chain(&s2.loops).map(|l| l.2.clone()));
+    terms.push(index);
+    let values = solver.get_values(&terms)?;
+    let unsigned = |i: usize| match values[i] {
+        warpsafe_smt::Value::BitVec { value, .. } => value as u64,
+        _ => 0,
+    };
+    let typed = |i: usize, ty: ScalarTy| match (&values[i], ty.is_signed()) {
+        (v @ warpsafe_smt::Value::BitVec { .. }, true) => v.as_signed().unwrap_or(0),
+        (warpsafe_smt::Value::BitVec { value, .. }, false) => *value as i128,
+        (warpsafe_smt::Value::Bool(b), _) => i128::from(*b),
+        _ => 0,
+    };
+    let triple = |at: usize| [unsigned(at), unsigned(at + 1), unsigned(at + 2)];
+    let threads = [
+        ThreadId {
+            block_idx: triple(0),
+            thread_idx: triple(3),
+        },
+        ThreadId {
+            block_idx: triple(6),
+            thread_idx: triple(9),
+        },
+    ];
+    let launch = &kernel.launch;
+    let mut at = 18;
+    let params = globals
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, (name, ty, _))| (name.clone(), typed(at + k, *ty)))
+        .collect();
+    at += globals.params.len();
+    let mut loop_vars = Vec::new();
+    for (name, ty, _) in shared_vars {
+        loop_vars.push(LoopValue {
+            thread: 0,
+            name: name.clone(),
+            value: typed(at, *ty),
+        });
+        at += 1;
+    }
+    for (thread, side) in [(1u8, s1), (2u8, s2)] {
+        for (name, ty, _) in &side.loops {
+            loop_vars.push(LoopValue {
+                thread,
+                name: name.clone(),
+                value: typed(at, *ty),
+            });
+            at += 1;
+        }
+    }
+    Ok(Witness {
+        threads,
+        block_dim: launch.block.is_none().then(|| triple(12)),
+        grid_dim: launch.grid.is_none().then(|| triple(15)),
+        params,
+        loop_vars,
+        index: values[at].as_signed().unwrap_or(0),
+    })
 }
 
 fn race_access(a: &Access) -> RaceAccess {

@@ -68,7 +68,9 @@ pub enum Certainty {
 /// A value of a loop variable of one thread in the witness.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopValue {
-    /// 1 or 2: which thread of the witness.
+    /// 1 or 2: which thread of the witness; 0: a synchronized loop's
+    /// variable, shared by both threads of one block (its `name` says which
+    /// iteration: `x`, `x (previous iteration)`, ...).
     pub thread: u8,
     pub name: String,
     pub value: i128,

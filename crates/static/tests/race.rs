@@ -158,7 +158,9 @@ fn unit_stride_loop_over_own_slots_is_drf() {
 }
 
 #[test]
-fn reduction_example_needs_aligning() {
+fn reduction_example_is_aligned_and_drf() {
+    // The barrier in the reduction loop used to give UNKNOWN
+    // (ALIGNING_REASON); barrier aligning now handles it (tests/align.rs).
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../examples/reduction.cu"
@@ -169,6 +171,14 @@ fn reduction_example_needs_aligning() {
         .find(|k| k.name == "blockSum")
         .expect("blockSum");
     let r = check(&k);
+    assert_eq!(r.verdict, Verdict::Drf);
+}
+
+#[test]
+fn grid_barrier_in_a_loop_is_unknown() {
+    let r = check_text(
+        "#include <cooperative_groups.h>\n__global__ void k(int *a, int n) { for (int i = 0; i < n; i++) { a[threadIdx.x] = i; cooperative_groups::this_grid().sync(); } }",
+    );
     let Verdict::Unknown { reason, span } = &r.verdict else {
         panic!("{:?}", r.verdict)
     };

@@ -1,0 +1,887 @@
+//! Barrier aligning and splitting (seed 002, §4.1 Fig. 3 and §4.2 Fig. 4),
+//! fused: a kernel protocol becomes the list of its *phases* (the paper's
+//! symbolic traces), each a set of access instances that may run between
+//! two consecutive block barriers.
+//!
+//! An access instance is an access site plus a *role* for every enclosing
+//! synchronized loop (a `For` whose body contains a block barrier). The
+//! variable of a synchronized loop is shared by the two threads of a
+//! same-block query (the paper's `var x in n..m; h` binds it once for both
+//! threads); the role says which iteration the instance belongs to:
+//!
+//! - [`Role::First`]: the first iteration (`x := n` in Fig. 3, `q[x:=n]`);
+//! - [`Role::Cur`]: some iteration `x` (the aligned loop's own `q`);
+//! - [`Role::Prev`]: the iteration before `Cur` (`u[x:=x-1]`). Aligning
+//!   only shifts by one iteration, and for a step other than `+1` the
+//!   previous value is not `x-1` (`x+1` for `-1`, one of `2x`/`2x+1` for
+//!   `>>1`): the race check therefore gives `Prev` its own shared constant
+//!   linked by `Cur = step(Prev)` in the loop's machine arithmetic, which
+//!   is exact for every step kind (`+ - * / << >>`);
+//! - [`Role::Last`]: the last iteration (`u[x:=m-1]`; pinned for unit
+//!   steps, any value in range otherwise).
+//!
+//! Every role's constant is also constrained to `n <= x < m` (the step is
+//! otherwise ignored, as for unsynchronized loops: for non-unit steps the
+//! range over-approximates the values, soundly, and races are *possible*).
+//!
+//! For `u1; for^S x in n..m { p; u2 }` with the body's shape (head `h`
+//! before its first barrier, closed phases `m`, tail `t` after its last
+//! barrier), Fig. 3's `q1 ; for^S x in n+1..m { u[x:=x-1] ; q } , u[x:=m-1]`
+//! yields the phases `u1 ∪ h[First]`, every `m[Cur]`, `t[Prev] ∪ h[Cur]`,
+//! and leaves `t[Last]` open to meet the code after the loop.
+//!
+//! **Well-formedness (§5), made explicit.** The paper assumes synchronized
+//! loops run at least once and conditionals around barriers are uniform.
+//! Here:
+//! - a conditional whose branches contain a block barrier must be *proved*
+//!   thread-uniform within a block by the [`Oracle`] (`c(t1) != c(t2)`
+//!   unsat for two threads of one block); otherwise the result is UNKNOWN
+//!   with [`DIVERGENCE_REASON`]. Its two branches are then alternative
+//!   protocols, each under its condition (the guard `c` or `!c` on every
+//!   access in it); a branch whose condition is proved unsatisfiable in its
+//!   context is dead and dropped (the inference's overflow splits, e.g.
+//!   `if n < INT_MAX { for .. } else { loop .. }`, often have one);
+//! - a synchronized loop's bounds and step must be proved uniform the same
+//!   way (else UNKNOWN, [`LOOP_DIVERGENCE_REASON`]);
+//! - when the oracle cannot prove `n < m`, the loop may run zero times: the
+//!   loop is then the alternative "no barrier at all", so the code before
+//!   and after it also meet in one phase, which is checked too. Nothing is
+//!   assumed about non-emptiness that was not proved: the phases of the
+//!   non-empty alternative constrain the loop's constants to `n <= x < m`
+//!   (so they hold only when the loop runs), and the zero-iteration
+//!   alternative covers the rest.
+//! - every iteration of a synchronized loop must pass a barrier, and the
+//!   loop must not stop early (`break`/`return` inside): otherwise UNKNOWN.
+//!   With uniform bounds and uniform conditions, the threads of a block
+//!   then run the same iterations in lockstep between barriers, which is
+//!   what makes sharing the loop variable sound.
+//!
+//! A fragment is a list of *alternatives*: ways through it that pass at
+//! least one barrier (head, closed phases, tail) or none (one open phase).
+//! Sequencing takes every combination. Past [`MAX_ALTERNATIVES`] they are
+//! merged phase by phase (heads and tails united, every closed phase kept):
+//! every real phase stays inside a checked one, so merging only adds pairs
+//! (sound, less precise). Inside a synchronized loop each iteration may
+//! take a different alternative of the body, so the body's alternatives
+//! are always merged there; pairs from two branches of one uniform
+//! conditional in one iteration are then ruled out by their guards (the
+//! loop variable is shared).
+//!
+//! Certainty: an alternative that skips barriers under a condition that
+//! its accesses' guards do not carry (a branch without a barrier, a loop
+//! running zero times) lets code before and after meet in one phase
+//! without that condition in the query; its phases are marked `assumed`,
+//! and a race found only there is *possible*, not *provable*.
+//!
+//! Not handled (UNKNOWN): a block barrier inside a `Loop` (unknown bound)
+//! or a `For` that may stop early; a synchronized loop an iteration of
+//! which may pass no barrier; a grid barrier anywhere but the top level.
+
+use crate::protocol::{Access, ForLoop, Proto, SyncKind};
+use crate::sym::Sym;
+use warpsafe_ir::Span;
+
+/// The reason given for a barrier under a condition not proved uniform.
+pub const DIVERGENCE_REASON: &str =
+    "barrier under a condition that may differ between threads of a block (possible barrier divergence)";
+
+/// The reason given for a barrier in a loop whose bounds are not proved
+/// uniform.
+pub const LOOP_DIVERGENCE_REASON: &str =
+    "barrier in a loop whose bounds or step may differ between threads of a block (possible barrier divergence)";
+
+/// A block barrier inside a loop of unknown iteration count.
+pub const UNKNOWN_LOOP_REASON: &str =
+    "barrier inside a loop whose iteration count is unknown: not supported by barrier aligning";
+
+/// A block barrier inside a loop that may stop early.
+pub const EARLY_EXIT_REASON: &str =
+    "barrier inside a loop that may stop early (`break` or `return`): not supported by barrier aligning";
+
+/// A synchronized loop some iteration of which may pass no barrier.
+pub const NO_BARRIER_ITERATION_REASON: &str =
+    "an iteration of this loop may pass no barrier (barrier under a condition or in an empty inner loop): not supported by barrier aligning";
+
+/// A grid barrier that is not at the top level of the kernel.
+pub const NESTED_GRID_REASON: &str =
+    "grid barrier inside a loop or conditional: not supported by barrier aligning";
+
+/// Too many phases after aligning.
+pub const TOO_LARGE_REASON: &str = "too many phases after barrier aligning";
+
+/// Beyond this many access instances in one fragment, aligning gives up.
+const MAX_INSTANCES: usize = 20_000;
+
+/// One access with its context.
+pub(crate) struct Site<'p> {
+    pub access: &'p Access,
+    /// Conditions of the enclosing `If`s (negated in `else` branches).
+    pub guards: Vec<Sym>,
+    /// Enclosing unsynchronized `For` loops, outermost first: per thread.
+    pub loops: Vec<&'p ForLoop>,
+    /// Enclosing synchronized `For` loops, outermost first (all of them
+    /// enclose every unsynchronized one): shared within a block.
+    pub sync_loops: Vec<&'p ForLoop>,
+    /// Inside a `Loop` (unknown iteration count).
+    pub in_unknown_loop: bool,
+    /// Phases separated by (top-level) grid barriers.
+    pub grid_phase: usize,
+}
+
+/// Which iteration of a synchronized loop an instance belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Role {
+    First,
+    Cur,
+    Prev,
+    Last,
+}
+
+/// A site in a given iteration of each enclosing synchronized loop:
+/// `path[k]` is the role of `sites[site].sync_loops[k]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Inst {
+    pub site: usize,
+    pub path: Vec<Role>,
+}
+
+/// The well-formedness questions aligning asks.
+pub(crate) trait Oracle {
+    type Error;
+    /// Whether every value is provably the same for any two threads of one
+    /// block, for every value of the enclosing synchronized loop variables
+    /// (shared) under the enclosing conditions `guards`.
+    fn uniform(
+        &mut self,
+        sync_loops: &[&ForLoop],
+        guards: &[Sym],
+        values: &[&Sym],
+    ) -> Result<bool, Self::Error>;
+    /// Whether `cond` may hold in that context (`false` only when proved
+    /// impossible: the branch it guards is dead).
+    fn feasible(
+        &mut self,
+        sync_loops: &[&ForLoop],
+        guards: &[Sym],
+        cond: &Sym,
+    ) -> Result<bool, Self::Error>;
+    /// Whether the loop provably runs at least once in that context.
+    fn nonempty(
+        &mut self,
+        sync_loops: &[&ForLoop],
+        guards: &[Sym],
+        l: &ForLoop,
+    ) -> Result<bool, Self::Error>;
+}
+
+/// Why aligning stopped.
+pub(crate) enum AlignError<E> {
+    Unsupported(String, Span),
+    Oracle(E),
+}
+
+impl<E> From<E> for AlignError<E> {
+    fn from(e: E) -> Self {
+        AlignError::Oracle(e)
+    }
+}
+
+type Piece = Vec<Inst>;
+
+/// A fragment that passes at least one barrier: accesses before its first
+/// barrier, closed phases, accesses after its last barrier.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Shape {
+    head: Piece,
+    middle: Vec<Piece>,
+    tail: Piece,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Kind {
+    /// Passes at least one barrier.
+    Sync(Shape),
+    /// Passes no barrier: one open phase.
+    Unsync(Piece),
+}
+
+/// One way through a fragment.
+#[derive(Clone, Debug, PartialEq)]
+struct Alt {
+    kind: Kind,
+    /// The alternative skips barriers under a condition that its accesses'
+    /// guards do not carry (the branch of a uniform conditional without a
+    /// barrier, a synchronized loop running zero times, or alternatives
+    /// merged past [`MAX_ALTERNATIVES`]): a race found in its phases assumes
+    /// that this path is feasible.
+    assumed: bool,
+}
+
+/// The alternatives of a fragment (at least one).
+type Frag = Vec<Alt>;
+
+/// Beyond this many alternatives, they are merged (soundly, less precisely).
+const MAX_ALTERNATIVES: usize = 32;
+
+fn union(mut a: Piece, b: Piece) -> Piece {
+    for i in b {
+        if !a.contains(&i) {
+            a.push(i);
+        }
+    }
+    a
+}
+
+/// Both shapes' phases: heads and tails united, middles kept. Every phase
+/// of either shape is contained in a phase of the result.
+fn merge(a: Option<Shape>, b: Shape) -> Shape {
+    match a {
+        None => b,
+        Some(a) => {
+            let mut middle = a.middle;
+            for m in b.middle {
+                if !middle.contains(&m) {
+                    middle.push(m);
+                }
+            }
+            Shape {
+                head: union(a.head, b.head),
+                middle,
+                tail: union(a.tail, b.tail),
+            }
+        }
+    }
+}
+
+/// Merges all alternatives into at most one of each kind.
+fn collapse(f: Frag) -> Frag {
+    let mut sync: Option<Shape> = None;
+    let mut unsync: Option<Piece> = None;
+    for alt in f {
+        match alt.kind {
+            Kind::Sync(s) => sync = Some(merge(sync, s)),
+            Kind::Unsync(u) => unsync = Some(union(unsync.unwrap_or_default(), u)),
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(s) = sync {
+        out.push(Alt {
+            kind: Kind::Sync(s),
+            assumed: true,
+        });
+    }
+    if let Some(u) = unsync {
+        out.push(Alt {
+            kind: Kind::Unsync(u),
+            assumed: true,
+        });
+    }
+    out
+}
+
+fn seq_kind(a: &Kind, b: &Kind) -> Kind {
+    match (a, b) {
+        (Kind::Unsync(u1), Kind::Unsync(u2)) => Kind::Unsync(union(u1.clone(), u2.clone())),
+        (Kind::Unsync(u1), Kind::Sync(s2)) => Kind::Sync(Shape {
+            head: union(u1.clone(), s2.head.clone()),
+            middle: s2.middle.clone(),
+            tail: s2.tail.clone(),
+        }),
+        (Kind::Sync(s1), Kind::Unsync(u2)) => Kind::Sync(Shape {
+            head: s1.head.clone(),
+            middle: s1.middle.clone(),
+            tail: union(s1.tail.clone(), u2.clone()),
+        }),
+        (Kind::Sync(s1), Kind::Sync(s2)) => {
+            let mut middle = s1.middle.clone();
+            middle.push(union(s1.tail.clone(), s2.head.clone()));
+            middle.extend(s2.middle.iter().cloned());
+            Kind::Sync(Shape {
+                head: s1.head.clone(),
+                middle,
+                tail: s2.tail.clone(),
+            })
+        }
+    }
+}
+
+fn dedup(f: Frag) -> Frag {
+    let mut out: Frag = Vec::new();
+    for alt in f {
+        match out.iter_mut().find(|o| o.kind == alt.kind) {
+            Some(o) => o.assumed &= alt.assumed,
+            None => out.push(alt),
+        }
+    }
+    if out.len() > MAX_ALTERNATIVES {
+        collapse(out)
+    } else {
+        out
+    }
+}
+
+/// Sequential composition: every alternative of `a` followed by every
+/// alternative of `b`.
+fn seq(a: &Frag, b: &Frag) -> Frag {
+    let mut out = Vec::new();
+    for x in a {
+        for y in b {
+            out.push(Alt {
+                kind: seq_kind(&x.kind, &y.kind),
+                assumed: x.assumed || y.assumed,
+            });
+        }
+    }
+    dedup(out)
+}
+
+fn with_role(piece: &Piece, role: Role) -> Piece {
+    piece
+        .iter()
+        .map(|i| {
+            let mut path = Vec::with_capacity(i.path.len() + 1);
+            path.push(role);
+            path.extend_from_slice(&i.path);
+            Inst { site: i.site, path }
+        })
+        .collect()
+}
+
+fn unsync(piece: Piece) -> Frag {
+    vec![Alt {
+        kind: Kind::Unsync(piece),
+        assumed: false,
+    }]
+}
+
+fn size(f: &Frag) -> usize {
+    f.iter()
+        .map(|a| match &a.kind {
+            Kind::Unsync(u) => u.len(),
+            Kind::Sync(s) => {
+                s.head.len() + s.tail.len() + s.middle.iter().map(Vec::len).sum::<usize>()
+            }
+        })
+        .sum()
+}
+
+/// Whether the protocol contains a block or grid barrier.
+pub(crate) fn has_block_sync(p: &Proto) -> bool {
+    let mut found = false;
+    p.walk(&mut |q| {
+        found |= matches!(
+            q,
+            Proto::Sync {
+                kind: SyncKind::Block | SyncKind::Grid,
+                ..
+            }
+        )
+    });
+    found
+}
+
+/// The span of the first block or grid barrier in `p`.
+fn first_sync_span(p: &Proto) -> Option<Span> {
+    let mut span = None;
+    p.walk(&mut |q| {
+        if let Proto::Sync {
+            kind: SyncKind::Block | SyncKind::Grid,
+            span: s,
+        } = q
+        {
+            span.get_or_insert(*s);
+        }
+    });
+    span
+}
+
+/// One phase: instances that may run between two consecutive block
+/// barriers.
+pub(crate) struct Phase {
+    pub insts: Vec<Inst>,
+    /// Formed only on paths that skip barriers under a condition the
+    /// accesses' guards do not carry (see `Alt::assumed`).
+    pub assumed: bool,
+}
+
+/// The result of aligning: the sites, and the phases.
+pub(crate) struct Aligned<'p> {
+    pub sites: Vec<Site<'p>>,
+    pub phases: Vec<Phase>,
+}
+
+/// Aligns `body` and splits it into phases.
+pub(crate) fn align<'p, O: Oracle>(
+    body: &'p Proto,
+    oracle: &mut O,
+) -> Result<Aligned<'p>, AlignError<O::Error>> {
+    let mut a = Aligner {
+        oracle,
+        sites: Vec::new(),
+        guards: Vec::new(),
+        loops: Vec::new(),
+        sync_loops: Vec::new(),
+        in_unknown_loop: false,
+        grid_phase: 0,
+        depth: 0,
+    };
+    let frag = a.frag(body)?;
+    let mut phases: Vec<Phase> = Vec::new();
+    for alt in frag {
+        let pieces = match alt.kind {
+            Kind::Unsync(u) => vec![u],
+            Kind::Sync(s) => {
+                let mut v = vec![s.head];
+                v.extend(s.middle);
+                v.push(s.tail);
+                v
+            }
+        };
+        for mut insts in pieces {
+            if insts.is_empty() {
+                continue;
+            }
+            insts.sort();
+            match phases.iter_mut().find(|p| p.insts == insts) {
+                Some(p) => p.assumed &= alt.assumed,
+                None => phases.push(Phase {
+                    insts,
+                    assumed: alt.assumed,
+                }),
+            }
+        }
+    }
+    Ok(Aligned {
+        sites: a.sites,
+        phases,
+    })
+}
+
+struct Aligner<'p, 'o, O: Oracle> {
+    oracle: &'o mut O,
+    sites: Vec<Site<'p>>,
+    guards: Vec<Sym>,
+    loops: Vec<&'p ForLoop>,
+    sync_loops: Vec<&'p ForLoop>,
+    in_unknown_loop: bool,
+    grid_phase: usize,
+    /// Nesting depth in `If`/`For`/`Loop`.
+    depth: usize,
+}
+
+impl<'p, O: Oracle> Aligner<'p, '_, O> {
+    fn frag(&mut self, p: &'p Proto) -> Result<Frag, AlignError<O::Error>> {
+        Ok(match p {
+            Proto::Skip => unsync(Vec::new()),
+            Proto::Access(a) => {
+                self.sites.push(Site {
+                    access: a,
+                    guards: self.guards.clone(),
+                    loops: self.loops.clone(),
+                    sync_loops: self.sync_loops.clone(),
+                    in_unknown_loop: self.in_unknown_loop,
+                    grid_phase: self.grid_phase,
+                });
+                unsync(vec![Inst {
+                    site: self.sites.len() - 1,
+                    path: Vec::new(),
+                }])
+            }
+            Proto::Sync { kind, span } => match kind {
+                SyncKind::Block => vec![Alt {
+                    kind: Kind::Sync(Shape::default()),
+                    assumed: false,
+                }],
+                SyncKind::Grid => {
+                    if self.depth > 0 {
+                        return Err(AlignError::Unsupported(NESTED_GRID_REASON.into(), *span));
+                    }
+                    self.grid_phase += 1;
+                    vec![Alt {
+                        kind: Kind::Sync(Shape::default()),
+                        assumed: false,
+                    }]
+                }
+                // Orders nothing here: a sound over-approximation.
+                SyncKind::Warp { .. } | SyncKind::Tile { .. } => unsync(Vec::new()),
+            },
+            Proto::Seq(items) => {
+                let mut acc = unsync(Vec::new());
+                for item in items {
+                    let f = self.frag(item)?;
+                    acc = seq(&acc, &f);
+                    if size(&acc) > MAX_INSTANCES {
+                        let span = self.sites.last().expect("invariant: instances").access.span;
+                        return Err(AlignError::Unsupported(TOO_LARGE_REASON.into(), span));
+                    }
+                }
+                acc
+            }
+            Proto::If { cond, then_, else_ } => {
+                let synchronized = has_block_sync(p);
+                if synchronized {
+                    let uniform = self
+                        .oracle
+                        .uniform(&self.sync_loops, &self.guards, &[cond])?;
+                    if !uniform {
+                        let span = first_sync_span(p).expect("invariant: a barrier inside");
+                        return Err(AlignError::Unsupported(DIVERGENCE_REASON.into(), span));
+                    }
+                }
+                let not_cond = Sym::negate(cond.clone());
+                // A branch proved dead (in a synchronized conditional)
+                // contributes no alternative.
+                let mut live = [true, true];
+                if synchronized {
+                    for (k, c) in [cond, &not_cond].into_iter().enumerate() {
+                        live[k] = self.oracle.feasible(&self.sync_loops, &self.guards, c)?;
+                    }
+                }
+                self.depth += 1;
+                let mut branches = Vec::new();
+                for (k, (c, branch)) in [(cond, then_), (&not_cond, else_)].into_iter().enumerate()
+                {
+                    if !live[k] {
+                        continue;
+                    }
+                    self.guards.push(c.clone());
+                    let f = self.frag(branch);
+                    self.guards.pop();
+                    match f {
+                        Ok(f) => branches.push(f),
+                        Err(e) => {
+                            self.depth -= 1;
+                            return Err(e);
+                        }
+                    }
+                }
+                self.depth -= 1;
+                if branches.is_empty() {
+                    // Both branches dead: the context itself is infeasible.
+                    return Ok(unsync(Vec::new()));
+                }
+                if synchronized {
+                    // Two alternative protocols, each under its (uniform)
+                    // condition; a branch without a barrier lets the code
+                    // around the conditional meet in one phase, without
+                    // its condition on that code.
+                    let mut out: Frag = branches.into_iter().flatten().collect();
+                    for alt in &mut out {
+                        if matches!(alt.kind, Kind::Unsync(_)) {
+                            alt.assumed = true;
+                        }
+                    }
+                    dedup(out)
+                } else {
+                    // No barrier inside: both branches are one open phase.
+                    let mut piece = Vec::new();
+                    let mut assumed = false;
+                    for alt in branches.into_iter().flatten() {
+                        assumed |= alt.assumed;
+                        if let Kind::Unsync(u) = alt.kind {
+                            piece = union(piece, u);
+                        }
+                    }
+                    vec![Alt {
+                        kind: Kind::Unsync(piece),
+                        assumed,
+                    }]
+                }
+            }
+            Proto::For(l) => {
+                self.depth += 1;
+                let out = if has_block_sync(&l.body) {
+                    self.sync_loop(l)
+                } else {
+                    self.loops.push(l);
+                    let f = self.frag(&l.body);
+                    self.loops.pop();
+                    f
+                };
+                self.depth -= 1;
+                out?
+            }
+            Proto::Loop { body, .. } => {
+                if let Some(span) = first_sync_span(body) {
+                    return Err(AlignError::Unsupported(UNKNOWN_LOOP_REASON.into(), span));
+                }
+                let outer = self.in_unknown_loop;
+                self.in_unknown_loop = true;
+                self.depth += 1;
+                let f = self.frag(body);
+                self.depth -= 1;
+                self.in_unknown_loop = outer;
+                f?
+            }
+        })
+    }
+
+    /// A `For` loop whose body contains a block barrier (Fig. 3).
+    fn sync_loop(&mut self, l: &'p ForLoop) -> Result<Frag, AlignError<O::Error>> {
+        let span = first_sync_span(&l.body).unwrap_or(l.span);
+        if !l.bound_known {
+            return Err(AlignError::Unsupported(EARLY_EXIT_REASON.into(), span));
+        }
+        let values = [&l.lo, &l.hi, l.step.amount()];
+        if !self
+            .oracle
+            .uniform(&self.sync_loops, &self.guards, &values)?
+        {
+            return Err(AlignError::Unsupported(LOOP_DIVERGENCE_REASON.into(), span));
+        }
+        let nonempty = self.oracle.nonempty(&self.sync_loops, &self.guards, l)?;
+        self.sync_loops.push(l);
+        let body = self.frag(&l.body);
+        self.sync_loops.pop();
+        // Each iteration may take a different alternative of the body: the
+        // loop's phases are those of their merge (tail of any alternative
+        // in iteration `Prev` with the head of any in iteration `Cur`).
+        let mut shape: Option<Shape> = None;
+        let mut assumed = false;
+        for alt in body? {
+            match alt.kind {
+                Kind::Unsync(_) => {
+                    return Err(AlignError::Unsupported(
+                        NO_BARRIER_ITERATION_REASON.into(),
+                        span,
+                    ))
+                }
+                Kind::Sync(s) => {
+                    assumed |= alt.assumed;
+                    shape = Some(merge(shape, s));
+                }
+            }
+        }
+        let s = shape.expect("invariant: a fragment has an alternative");
+        let mut middle: Vec<Piece> = s.middle.iter().map(|m| with_role(m, Role::Cur)).collect();
+        middle.push(union(
+            with_role(&s.tail, Role::Prev),
+            with_role(&s.head, Role::Cur),
+        ));
+        let mut out = vec![Alt {
+            kind: Kind::Sync(Shape {
+                head: with_role(&s.head, Role::First),
+                middle,
+                tail: with_role(&s.tail, Role::Last),
+            }),
+            assumed,
+        }];
+        if !nonempty {
+            // Zero iterations: the code before and after the loop meet.
+            out.push(Alt {
+                kind: Kind::Unsync(Vec::new()),
+                assumed: true,
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{AccessMode, Step};
+    use warpsafe_ir::{ArrayId, BinOp, Builtin, Dim, LoopId, ScalarTy, VarId};
+    use warpsafe_source::FileId;
+
+    struct Always {
+        nonempty: bool,
+    }
+
+    impl Oracle for Always {
+        type Error = ();
+        fn uniform(&mut self, _: &[&ForLoop], _: &[Sym], _: &[&Sym]) -> Result<bool, ()> {
+            Ok(true)
+        }
+        fn feasible(&mut self, _: &[&ForLoop], _: &[Sym], _: &Sym) -> Result<bool, ()> {
+            Ok(true)
+        }
+        fn nonempty(&mut self, _: &[&ForLoop], _: &[Sym], _: &ForLoop) -> Result<bool, ()> {
+            Ok(self.nonempty)
+        }
+    }
+
+    fn span(n: u32) -> Span {
+        Span::new(FileId(0), n, n + 1)
+    }
+
+    fn tid() -> Sym {
+        Sym::Builtin(Builtin::ThreadIdx(Dim::X))
+    }
+
+    fn access(mode: AccessMode, index: Sym, at: u32) -> Proto {
+        Proto::Access(Access {
+            array: ArrayId(0),
+            mode,
+            index,
+            atomic: false,
+            scope: None,
+            volatile: false,
+            span: span(at),
+        })
+    }
+
+    fn for_(var: u32, hi: Sym, body: Proto) -> Proto {
+        Proto::For(Box::new(ForLoop {
+            var: VarId(var),
+            loop_id: LoopId(var),
+            ty: ScalarTy::U32,
+            lo: Sym::int(0, ScalarTy::U32),
+            hi,
+            step: Step::Add(Sym::int(1, ScalarTy::U32)),
+            test: BinOp::Lt,
+            body,
+            bound_known: true,
+            span: span(100 + var),
+        }))
+    }
+
+    fn param(v: u32) -> Sym {
+        Sym::Param {
+            var: VarId(v),
+            ty: ScalarTy::U32,
+        }
+    }
+
+    fn sync() -> Proto {
+        Proto::Sync {
+            kind: SyncKind::Block,
+            span: span(50),
+        }
+    }
+
+    /// Listing 2.3 (left): `for r in 0..N { for i in 0..M { wr[tid] };
+    /// sync; for j in 0..M { rd[tid + j] } }`, preceded by `pre` and
+    /// followed by `post`.
+    fn listing_2_3(pre: Proto, post: Proto) -> Proto {
+        let j = Sym::LoopVar {
+            var: VarId(3),
+            loop_id: LoopId(3),
+            ty: ScalarTy::U32,
+        };
+        let body = Proto::seq(vec![
+            for_(2, param(11), access(AccessMode::Write, tid(), 1)),
+            sync(),
+            for_(
+                3,
+                param(11),
+                access(
+                    AccessMode::Read,
+                    Sym::binary(BinOp::Add, ScalarTy::U32, tid(), j),
+                    2,
+                ),
+            ),
+        ]);
+        Proto::seq(vec![pre, for_(1, param(10), body), post])
+    }
+
+    fn phases(p: &Proto, nonempty: bool) -> Vec<(Vec<String>, bool)> {
+        let Ok(a) = align(p, &mut Always { nonempty }) else {
+            panic!("aligning failed")
+        };
+        a.phases
+            .iter()
+            .map(|ph| {
+                let mut insts: Vec<String> = ph
+                    .insts
+                    .iter()
+                    .map(|i| {
+                        let s = &a.sites[i.site];
+                        format!("{}{:?}", s.access.span.lo, i.path)
+                    })
+                    .collect();
+                insts.sort();
+                (insts, ph.assumed)
+            })
+            .collect()
+    }
+
+    fn strs(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn listing_2_3_aligns_as_in_the_paper() {
+        // q1 = for i { wr[tid] } (first iteration); the aligned loop body
+        // u[r:=r-1] ; q = rd of the previous iteration with wr of this
+        // one; u[r:=N-1] = the last iteration's reads.
+        let p = listing_2_3(Proto::Skip, Proto::Skip);
+        assert_eq!(
+            phases(&p, true),
+            vec![
+                (strs(&["1[First]"]), false),
+                (strs(&["1[Cur]", "2[Prev]"]), false),
+                (strs(&["2[Last]"]), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_loop_not_proved_non_empty_adds_the_zero_iteration_phase() {
+        let pre = access(AccessMode::Read, tid(), 7);
+        let post = access(AccessMode::Write, tid(), 8);
+        let p = listing_2_3(pre, post);
+        assert_eq!(
+            phases(&p, true),
+            vec![
+                (strs(&["1[First]", "7[]"]), false),
+                (strs(&["1[Cur]", "2[Prev]"]), false),
+                (strs(&["2[Last]", "8[]"]), false),
+            ]
+        );
+        let with_empty = phases(&p, false);
+        assert_eq!(with_empty.len(), 4, "{with_empty:?}");
+        assert!(with_empty.contains(&(strs(&["7[]", "8[]"]), true)));
+    }
+
+    #[test]
+    fn nested_synchronized_loops_compose_roles() {
+        // for a { for b { wr; sync; rd } }: the inner loop's tail in the
+        // last inner iteration of the previous outer iteration meets the
+        // inner head of the first inner iteration of the current one.
+        let inner = for_(
+            2,
+            param(11),
+            Proto::seq(vec![
+                access(AccessMode::Write, tid(), 1),
+                sync(),
+                access(AccessMode::Read, tid(), 2),
+            ]),
+        );
+        let p = for_(1, param(10), inner);
+        let got = phases(&p, true);
+        assert!(
+            got.contains(&(strs(&["1[Cur, First]", "2[Prev, Last]"]), false)),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&(strs(&["1[Cur, Cur]", "2[Cur, Prev]"]), false)),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&(strs(&["1[First, First]"]), false)),
+            "{got:?}"
+        );
+        assert!(got.contains(&(strs(&["2[Last, Last]"]), false)), "{got:?}");
+    }
+
+    #[test]
+    fn unsupported_shapes_are_reported() {
+        let p = Proto::Loop {
+            id: LoopId(9),
+            body: Box::new(sync()),
+            span: span(9),
+        };
+        assert!(matches!(
+            align(&p, &mut Always { nonempty: true }),
+            Err(AlignError::Unsupported(r, _)) if r == UNKNOWN_LOOP_REASON
+        ));
+        // An iteration that may pass no barrier (a possibly empty inner
+        // synchronized loop as the whole body).
+        let p = for_(1, param(10), for_(2, param(11), sync()));
+        assert!(matches!(
+            align(&p, &mut Always { nonempty: false }),
+            Err(AlignError::Unsupported(r, _)) if r == NO_BARRIER_ITERATION_REASON
+        ));
+    }
+}
