@@ -118,6 +118,9 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         report.verdict = v;
         return report;
     }
+    if let Some(note) = beyond_cuda_limits(kernel) {
+        report.notes.push(note);
+    }
     let mut solver_config = config.solver.clone();
     if config.record_smt {
         let t = Transcript::new();
@@ -192,6 +195,22 @@ fn describe_site(kernel: &Kernel, a: &Access) -> String {
     format!("{mode} of `{}`", kernel.array(a.array).name)
 }
 
+/// A note when the given launch exceeds what CUDA allows.
+fn beyond_cuda_limits(kernel: &Kernel) -> Option<String> {
+    let launch = &kernel.launch;
+    let block_ok = launch.block.is_none_or(|b| {
+        (0..3).all(|d| b[d] <= BLOCK_LIMITS[d])
+            && b.iter().product::<u64>() <= MAX_THREADS_PER_BLOCK
+    });
+    let grid_ok = launch
+        .grid
+        .is_none_or(|g| (0..3).all(|d| g[d] <= GRID_LIMITS[d]));
+    (!block_ok || !grid_ok).then(|| {
+        "the launch exceeds CUDA's limits (it would fail on a GPU); it is analysed as given"
+            .to_string()
+    })
+}
+
 /// Kernels v0 cannot model at all.
 fn unsupported(kernel: &Kernel) -> Option<Verdict> {
     let dynamic = kernel
@@ -206,23 +225,13 @@ fn unsupported(kernel: &Kernel) -> Option<Verdict> {
         ));
     }
     let launch = &kernel.launch;
-    if let Some(b) = launch.block {
-        let ok = (0..3).all(|d| b[d] >= 1 && b[d] <= BLOCK_LIMITS[d])
-            && b.iter().product::<u64>() <= MAX_THREADS_PER_BLOCK;
-        if !ok {
-            return Some(unknown(
-                format!("blockDim {b:?} is outside CUDA's limits"),
-                launch.span,
-            ));
-        }
-    }
-    if let Some(g) = launch.grid {
-        if !(0..3).all(|d| g[d] >= 1 && g[d] <= GRID_LIMITS[d]) {
-            return Some(unknown(
-                format!("gridDim {g:?} is outside CUDA's limits"),
-                launch.span,
-            ));
-        }
+    // Dimensions are 32-bit in the encoding (as in CUDA).
+    let too_big = |d: &[u64; 3]| d.iter().any(|x| *x == 0 || *x > u64::from(u32::MAX));
+    if launch.block.as_ref().is_some_and(too_big) || launch.grid.as_ref().is_some_and(too_big) {
+        return Some(unknown(
+            "a launch dimension is zero or does not fit in 32 bits".into(),
+            launch.span,
+        ));
     }
     None
 }
@@ -734,16 +743,19 @@ impl<'k> Check<'k> {
         // Launch dimensions: CUDA's limits, and the concrete values if known.
         let u = |v: u64| term::bv(u128::from(v), 32);
         let launch = &self.kernel.launch;
+        // Concrete dimensions are taken as given, even beyond CUDA's limits
+        // (such a launch fails on a GPU; a note says so); symbolic ones
+        // range over what CUDA allows.
         for d in 0..3 {
             solver.assert(&term::bvuge(block_dim[d].clone(), u(1)))?;
-            solver.assert(&term::bvule(block_dim[d].clone(), u(BLOCK_LIMITS[d])))?;
             solver.assert(&term::bvuge(grid_dim[d].clone(), u(1)))?;
-            solver.assert(&term::bvule(grid_dim[d].clone(), u(GRID_LIMITS[d])))?;
-            if let Some(b) = launch.block {
-                solver.assert(&term::eq(block_dim[d].clone(), u(b[d])))?;
+            match launch.block {
+                Some(b) => solver.assert(&term::eq(block_dim[d].clone(), u(b[d])))?,
+                None => solver.assert(&term::bvule(block_dim[d].clone(), u(BLOCK_LIMITS[d])))?,
             }
-            if let Some(g) = launch.grid {
-                solver.assert(&term::eq(grid_dim[d].clone(), u(g[d])))?;
+            match launch.grid {
+                Some(g) => solver.assert(&term::eq(grid_dim[d].clone(), u(g[d])))?,
+                None => solver.assert(&term::bvule(grid_dim[d].clone(), u(GRID_LIMITS[d])))?,
             }
             for t in &threads {
                 solver.assert(&term::bvult(t.thread_idx[d].clone(), block_dim[d].clone()))?;
@@ -755,10 +767,12 @@ impl<'k> Check<'k> {
             term::bvmul(wide(&block_dim[0]), wide(&block_dim[1])),
             wide(&block_dim[2]),
         );
-        solver.assert(&term::bvule(
-            threads_per_block,
-            term::bv(u128::from(MAX_THREADS_PER_BLOCK), 64),
-        ))?;
+        if launch.block.is_none() {
+            solver.assert(&term::bvule(
+                threads_per_block,
+                term::bv(u128::from(MAX_THREADS_PER_BLOCK), 64),
+            ))?;
+        }
         let globals = Globals {
             shared: Shared {
                 block_dim,

@@ -206,10 +206,28 @@ fn concrete_block_dims_are_honoured() {
 }
 
 #[test]
-fn dims_outside_cuda_limits_are_unknown() {
-    let mut k = kernel("__global__ void k(int *a) { a[0] = 1; }");
+fn dims_outside_cuda_limits_are_analysed_as_given_with_a_note() {
+    // GPUVerify's corpora use blockDim=2048: the queries must not become
+    // vacuous (CUDA's 1024 limit contradicting the given size).
+    let mut k = kernel("__global__ void k(int *a) { a[threadIdx.x % 1500] = 1; }");
     k.launch.block = Some([2048, 1, 1]);
-    assert!(matches!(check(&k).verdict, Verdict::Unknown { .. }));
+    k.launch.grid = Some([1, 1, 1]);
+    let r = check(&k);
+    assert!(
+        !r.verdict.races().is_empty(),
+        "threads 0 and 1500 collide: {:?}",
+        r.verdict
+    );
+    assert!(
+        r.notes.iter().any(|n| n.contains("exceeds CUDA's limits")),
+        "{:?}",
+        r.notes
+    );
+    k.launch.block = Some([1 << 33, 1, 1]);
+    assert!(
+        matches!(check(&k).verdict, Verdict::Unknown { .. }),
+        "dims beyond 32 bits"
+    );
 }
 
 #[test]
