@@ -16,7 +16,44 @@ use crate::error::SmtError;
 pub fn locate(kind: SolverKind, explicit: Option<&Path>) -> Result<PathBuf, SmtError> {
     let from_env = std::env::var_os(kind.env_var());
     let path_var = std::env::var_os("PATH");
-    locate_in(kind, explicit, from_env.as_deref(), path_var.as_deref())
+    let found = locate_in(kind, explicit, from_env.as_deref(), path_var.as_deref())?;
+    Ok(through_shim(&found))
+}
+
+/// The real binary behind a pyenv shim, when there is one. `pip install
+/// z3-solver` under pyenv puts a shell-script shim on PATH that costs about
+/// 200 ms per start (a run starts one solver per kernel); the binary it
+/// runs is looked up once per process and used directly.
+fn through_shim(found: &Path) -> PathBuf {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, PathBuf>>> = OnceLock::new();
+    let is_shim = found.parent().and_then(|d| d.file_name()) == Some(OsStr::new("shims"))
+        && found
+            .components()
+            .any(|c| c.as_os_str().to_string_lossy().contains("pyenv"));
+    if !is_shim {
+        return found.to_owned();
+    }
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let Ok(mut cache) = cache.lock() else {
+        return found.to_owned();
+    };
+    cache
+        .entry(found.to_owned())
+        .or_insert_with(|| {
+            let name = found.file_name().unwrap_or_default();
+            std::process::Command::new("pyenv")
+                .arg("which")
+                .arg(name)
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
+                .filter(|p| is_executable(p))
+                .unwrap_or_else(|| found.to_owned())
+        })
+        .clone()
 }
 
 /// [`locate`] with the environment passed in (testable without mutating
@@ -147,5 +184,23 @@ mod tests {
         )
         .expect("explicit program wins");
         assert_eq!(explicit, Path::new("/bin/sh"));
+    }
+}
+
+#[cfg(test)]
+mod shim_tests {
+    use super::through_shim;
+    use std::path::Path;
+
+    #[test]
+    fn paths_outside_pyenv_shims_are_kept() {
+        assert_eq!(
+            through_shim(Path::new("/usr/bin/z3")),
+            Path::new("/usr/bin/z3")
+        );
+        assert_eq!(
+            through_shim(Path::new("/opt/shims/z3")),
+            Path::new("/opt/shims/z3")
+        );
     }
 }
