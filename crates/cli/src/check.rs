@@ -109,6 +109,36 @@ pub fn run(args: CheckArgs) -> Result<u8> {
                     print_race(r, k, src);
                 }
             }
+            Verdict::Divergent(d) => {
+                racy = true;
+                let certainty = match &d.certainty {
+                    warpsafe_static::Certainty::Provable => "provable".to_string(),
+                    warpsafe_static::Certainty::Possible { reasons } => {
+                        format!("possible: {}", reasons.join("; "))
+                    }
+                };
+                println!("kernel {}: DIVERGENT (barrier divergence)", k.name);
+                println!(
+                    "  barrier at {}: {} [{certainty}]",
+                    src.describe(d.span),
+                    d.reason
+                );
+                if let Some([a, b]) = &d.threads {
+                    let t = |t: &warpsafe_static::ThreadId| {
+                        format!(
+                            "blockIdx=({},{},{}) threadIdx=({},{},{})",
+                            t.block_idx[0],
+                            t.block_idx[1],
+                            t.block_idx[2],
+                            t.thread_idx[0],
+                            t.thread_idx[1],
+                            t.thread_idx[2]
+                        )
+                    };
+                    println!("    witness: thread 1: {}, thread 2: {}", t(a), t(b));
+                }
+                println!("  note: data races after a divergent barrier are not checked");
+            }
             Verdict::Unknown { reason, span } => {
                 unknown = true;
                 match span {

@@ -151,7 +151,11 @@ fn run_one(path: &Path, engine: Engine) -> Option<Row> {
                     }
                 }
                 (_, Expectation::Pass) => got == "drf",
-                _ => got == "racy",
+                (_, Expectation::Xfail(r)) if r == "barrier-divergence" => got == "divergent",
+                (_, Expectation::Xfail(r)) if r == "data-race" || r == "heterogeneous-race" => {
+                    got == "racy"
+                }
+                _ => got == "racy" || got == "divergent",
             };
             (got, ok, detail)
         }
@@ -218,6 +222,7 @@ fn check_verdict(
         let report = check_kernel(k, &config);
         match report.verdict {
             Verdict::Racy(_) => return ("racy".into(), None),
+            Verdict::Divergent(_) => return ("divergent".into(), None),
             Verdict::Unknown { reason, .. } => {
                 unknown.get_or_insert(format!("{}: {reason}", k.name));
             }

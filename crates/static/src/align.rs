@@ -79,6 +79,7 @@
 
 use crate::protocol::{Access, ForLoop, Proto, SyncKind};
 use crate::sym::Sym;
+use crate::verdict::{Certainty, Divergence, ThreadId};
 use warpsafe_ir::Span;
 
 /// The reason given for a barrier under a condition not proved uniform.
@@ -156,7 +157,7 @@ pub(crate) trait Oracle {
         sync_loops: &[&ForLoop],
         guards: &[Sym],
         values: &[&Sym],
-    ) -> Result<bool, Self::Error>;
+    ) -> Result<Uniformity, Self::Error>;
     /// Whether `cond` may hold in that context (`false` only when proved
     /// impossible: the branch it guards is dead).
     fn feasible(
@@ -177,12 +178,48 @@ pub(crate) trait Oracle {
 /// Why aligning stopped.
 pub(crate) enum AlignError<E> {
     Unsupported(String, Span),
+    /// Two threads of one block disagree about reaching the barrier at the
+    /// span (seed 001 §5.2).
+    Divergent(Box<Divergence>),
     Oracle(E),
+}
+
+/// Whether values are the same for every two threads of one block.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Uniformity {
+    /// Proved (a clean `unsat`).
+    Uniform,
+    /// The solver found two threads that disagree.
+    Differs {
+        threads: Option<[ThreadId; 2]>,
+        certainty: Certainty,
+    },
+    /// Neither (timeout, encoding failure).
+    Unproved,
 }
 
 impl<E> From<E> for AlignError<E> {
     fn from(e: E) -> Self {
         AlignError::Oracle(e)
+    }
+}
+
+/// A barrier's condition or loop bounds: proved uniform, divergent (with
+/// a witness), or neither (UNKNOWN).
+fn divergence_check<E>(u: Uniformity, reason: &str, span: Span) -> Result<(), AlignError<E>> {
+    match u {
+        Uniformity::Uniform => Ok(()),
+        Uniformity::Differs { threads, certainty } => {
+            Err(AlignError::Divergent(Box::new(Divergence {
+                span,
+                reason: reason
+                    .replace("may differ", "differs")
+                    .replace(" (possible barrier divergence)", ""),
+                threads,
+                certainty,
+            })))
+        }
+        Uniformity::Unproved => Err(AlignError::Unsupported(reason.into(), span)),
     }
 }
 
@@ -523,10 +560,8 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     let uniform = self
                         .oracle
                         .uniform(&self.sync_loops, &self.guards, &[cond])?;
-                    if !uniform {
-                        let span = first_sync_span(p).expect("invariant: a barrier inside");
-                        return Err(AlignError::Unsupported(DIVERGENCE_REASON.into(), span));
-                    }
+                    let span = first_sync_span(p).expect("invariant: a barrier inside");
+                    divergence_check(uniform, DIVERGENCE_REASON, span)?;
                 }
                 let not_cond = Sym::negate(cond.clone());
                 // A branch proved dead (in a synchronized conditional)
@@ -623,12 +658,10 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             return Err(AlignError::Unsupported(EARLY_EXIT_REASON.into(), span));
         }
         let values = [&l.lo, &l.hi, l.step.amount()];
-        if !self
+        let uniform = self
             .oracle
-            .uniform(&self.sync_loops, &self.guards, &values)?
-        {
-            return Err(AlignError::Unsupported(LOOP_DIVERGENCE_REASON.into(), span));
-        }
+            .uniform(&self.sync_loops, &self.guards, &values)?;
+        divergence_check(uniform, LOOP_DIVERGENCE_REASON, span)?;
         let nonempty = self.oracle.nonempty(&self.sync_loops, &self.guards, l)?;
         self.sync_loops.push(l);
         let body = self.frag(&l.body);
@@ -690,8 +723,8 @@ mod tests {
 
     impl Oracle for Always {
         type Error = ();
-        fn uniform(&mut self, _: &[&ForLoop], _: &[Sym], _: &[&Sym]) -> Result<bool, ()> {
-            Ok(true)
+        fn uniform(&mut self, _: &[&ForLoop], _: &[Sym], _: &[&Sym]) -> Result<Uniformity, ()> {
+            Ok(Uniformity::Uniform)
         }
         fn feasible(&mut self, _: &[&ForLoop], _: &[Sym], _: &Sym) -> Result<bool, ()> {
             Ok(true)

@@ -46,5 +46,6 @@ pub use protocol::{
 pub use race::{check_kernel, check_protocol, RaceConfig, ALIGNING_REASON};
 pub use sym::{Sym, Unknown, UnknownReason};
 pub use verdict::{
-    Certainty, KernelReport, LoopValue, Race, RaceAccess, RaceScope, ThreadId, Verdict, Witness,
+    Certainty, Divergence, KernelReport, LoopValue, Race, RaceAccess, RaceScope, ThreadId, Verdict,
+    Witness,
 };

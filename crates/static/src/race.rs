@@ -30,13 +30,14 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use crate::align::{align, AlignError, Inst, Oracle, Role, Site};
+use crate::align::{align, AlignError, Inst, Oracle, Role, Site, Uniformity};
 use crate::encode::{resize, sort_of, EncodeError, Encoder, Shared, ThreadVars};
 use crate::infer::infer;
 use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
 use crate::sym::{Sym, UnknownReason};
 use crate::verdict::{
-    Certainty, KernelReport, LoopValue, Race, RaceAccess, RaceScope, ThreadId, Verdict, Witness,
+    Certainty, Divergence, KernelReport, LoopValue, Race, RaceAccess, RaceScope, ThreadId, Verdict,
+    Witness,
 };
 use warpsafe_ir::{ArrayOrigin, BinOp, Kernel, LoopId, MemSpace, ScalarTy, Scope, Span, VarKind};
 use warpsafe_smt::{term, CheckResult, SmtError, Solver, SolverConfig, Sort, Term, Transcript};
@@ -137,13 +138,19 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         global_reasons: unmodelled_synchronisation(kernel),
         queries: 0,
         param_values: &config.params,
+        divergence: None,
     };
     let outcome = check.run();
     let Check {
         races,
         inconclusive,
+        divergence,
         ..
     } = check;
+    if let Some(d) = divergence {
+        report.verdict = Verdict::Divergent(d);
+        return report;
+    }
     for (a, b, msg) in &inconclusive {
         report.notes.push(format!(
             "inconclusive query ({} / {}): {msg}",
@@ -389,6 +396,8 @@ struct Check<'k> {
     queries: usize,
     /// Concrete values of scalar parameters, by name.
     param_values: &'k [(String, i128)],
+    /// A divergent barrier found while aligning (races are not checked).
+    divergence: Option<Divergence>,
 }
 
 /// A solver with the global constants declared.
@@ -519,11 +528,12 @@ impl Oracle for Check<'_> {
         sync_loops: &[&ForLoop],
         guards: &[Sym],
         values: &[&Sym],
-    ) -> Result<bool, Fatal> {
+    ) -> Result<Uniformity, Fatal> {
         let n = self.queries;
         self.queries += 1;
         let s = self.session()?;
         s.solver.push()?;
+        let mut approximate = false;
         let r = context_query(s, n, sync_loops, guards, |e1, e2| {
             let mut differ = Vec::new();
             for v in values {
@@ -536,13 +546,28 @@ impl Oracle for Check<'_> {
                 let y = e2.encode_as(v, ty)?;
                 differ.push(term::not(term::eq(x, y)));
             }
+            approximate = !e1.approximations.is_empty() || !e2.approximations.is_empty();
             Ok(term::or(differ))
         });
         let out = match r {
-            Ok(CheckResult::Unsat) => Ok(true),
-            Ok(_) => Ok(false),
+            Ok(CheckResult::Unsat) => Ok(Uniformity::Uniform),
+            Ok(CheckResult::Sat) => {
+                // Two threads of one block that disagree: a divergence.
+                let threads = divergence_threads(s).ok();
+                let certainty = if approximate {
+                    Certainty::Possible {
+                        reasons: vec![
+                            "the condition depends on values the analysis does not know".into()
+                        ],
+                    }
+                } else {
+                    Certainty::Provable
+                };
+                Ok(Uniformity::Differs { threads, certainty })
+            }
+            Ok(CheckResult::Unknown(_)) => Ok(Uniformity::Unproved),
             // Not encodable: not proved uniform.
-            Err(Fatal::Encode(_)) => Ok(false),
+            Err(Fatal::Encode(_)) => Ok(Uniformity::Unproved),
             Err(e) => Err(e),
         };
         s.solver.pop()?;
@@ -602,6 +627,25 @@ impl Oracle for Check<'_> {
 /// variables shared by two threads of one block and in range, the
 /// enclosing conditions for both threads) and `goal`, built from both
 /// threads' encoders, and checks. The caller pushes and pops.
+/// Both threads' ids from the model of a satisfiable query.
+fn divergence_threads(s: &mut Session) -> Result<[ThreadId; 2], SmtError> {
+    let mut terms = Vec::new();
+    for t in &s.globals.threads {
+        terms.extend(t.block_idx.iter().cloned());
+        terms.extend(t.thread_idx.iter().cloned());
+    }
+    let v = s.solver.get_values(&terms)?;
+    let u = |i: usize| match v.get(i) {
+        Some(warpsafe_smt::Value::BitVec { value, .. }) => *value as u64,
+        _ => 0,
+    };
+    let t = |k: usize| ThreadId {
+        block_idx: [u(6 * k), u(6 * k + 1), u(6 * k + 2)],
+        thread_idx: [u(6 * k + 3), u(6 * k + 4), u(6 * k + 5)],
+    };
+    Ok([t(0), t(1)])
+}
+
 fn context_query(
     s: &mut Session,
     n: usize,
@@ -655,6 +699,10 @@ impl<'k> Check<'k> {
         let aligned = match align(&kp.body, self) {
             Ok(a) => a,
             Err(AlignError::Unsupported(reason, span)) => return Ok(Some((reason, span))),
+            Err(AlignError::Divergent(d)) => {
+                self.divergence = Some(*d);
+                return Ok(None);
+            }
             Err(AlignError::Oracle(e)) => return Err(e),
         };
         let pairs = candidate_pairs(self.kernel, &aligned);

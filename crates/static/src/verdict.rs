@@ -15,9 +15,26 @@ pub enum Verdict {
     Drf,
     /// At least one race; every racy pair of access sites once.
     Racy(Vec<Race>),
+    /// Barrier divergence: two threads of one block disagree about reaching
+    /// a barrier (seed 001 §5.2). Races are not checked past it.
+    Divergent(Divergence),
     /// The check could not decide; `span` points at the construct that
     /// stopped it, when there is one.
     Unknown { reason: String, span: Option<Span> },
+}
+
+/// A divergent barrier and two threads of one block that disagree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Divergence {
+    /// The barrier.
+    pub span: Span,
+    /// What differs: the barrier's condition, or its loop's bounds.
+    pub reason: String,
+    /// From the solver's model, when it could be read.
+    pub threads: Option<[ThreadId; 2]>,
+    /// Provable when the condition is an exact function of thread ids,
+    /// dimensions and parameters; possible when it involves unknown values.
+    pub certainty: Certainty,
 }
 
 impl Verdict {

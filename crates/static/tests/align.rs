@@ -6,8 +6,8 @@ mod common;
 use common::kernels;
 use warpsafe_ir::Kernel;
 use warpsafe_static::{
-    check_kernel, Certainty, KernelReport, RaceConfig, RaceScope, Verdict, DIVERGENCE_REASON,
-    LOOP_DIVERGENCE_REASON, NO_BARRIER_ITERATION_REASON, UNKNOWN_LOOP_REASON,
+    check_kernel, Certainty, KernelReport, RaceConfig, RaceScope, Verdict,
+    NO_BARRIER_ITERATION_REASON, UNKNOWN_LOOP_REASON,
 };
 
 fn kernel(text: &str) -> Kernel {
@@ -44,6 +44,20 @@ fn block_sum(text: &str) -> Kernel {
         .into_iter()
         .find(|k| k.name == "blockSum")
         .expect("blockSum")
+}
+
+/// The divergent barrier's reason, checking the witness: two threads of
+/// one block.
+fn divergence(r: &KernelReport) -> &warpsafe_static::Divergence {
+    match &r.verdict {
+        Verdict::Divergent(d) => {
+            let [a, b] = d.threads.expect("a witness");
+            assert_eq!(a.block_idx, b.block_idx, "the two threads share a block");
+            assert_ne!(a.thread_idx, b.thread_idx, "two distinct threads");
+            d
+        }
+        v => panic!("expected DIVERGENT, got {v:?}"),
+    }
 }
 
 fn unknown_reason(r: &KernelReport) -> &str {
@@ -284,7 +298,7 @@ fn race_under_a_uniform_condition_with_a_barrier_is_found() {
 }
 
 #[test]
-fn barrier_under_a_thread_dependent_condition_is_unknown() {
+fn barrier_under_a_thread_dependent_condition_is_divergent() {
     let r = check_1d(
         "__global__ void k(int *out) {
             __shared__ int s[256];
@@ -295,11 +309,15 @@ fn barrier_under_a_thread_dependent_condition_is_unknown() {
             }
         }",
     );
-    assert_eq!(unknown_reason(&r), DIVERGENCE_REASON);
+    let d = divergence(&r);
+    assert_eq!(d.certainty, warpsafe_static::Certainty::Provable);
+    let [a, b] = d.threads.expect("a witness");
+    // One thread is below 16, the other is not.
+    assert_ne!(a.thread_idx[0] < 16, b.thread_idx[0] < 16, "{d:?}");
 }
 
 #[test]
-fn early_return_before_a_barrier_is_unknown() {
+fn early_return_before_a_barrier_is_divergent() {
     let r = check_1d(
         "__global__ void k(int *out, int n) {
             __shared__ int s[256];
@@ -309,7 +327,7 @@ fn early_return_before_a_barrier_is_unknown() {
             out[threadIdx.x] = s[0];
         }",
     );
-    assert_eq!(unknown_reason(&r), DIVERGENCE_REASON);
+    divergence(&r);
 }
 
 #[test]
@@ -373,14 +391,14 @@ fn synchronized_loop_proved_non_empty_separates_the_phases() {
 }
 
 #[test]
-fn loop_bounds_depending_on_the_thread_are_unknown() {
+fn loop_bounds_depending_on_the_thread_are_divergent() {
     let r = check_1d(
         "__global__ void k(int *out) {
             __shared__ int s[256];
             for (unsigned i = 0; i < threadIdx.x; i++) { s[threadIdx.x] = i; __syncthreads(); }
         }",
     );
-    assert_eq!(unknown_reason(&r), LOOP_DIVERGENCE_REASON);
+    assert!(divergence(&r).reason.contains("loop"), "{:?}", r.verdict);
 }
 
 #[test]
