@@ -2,7 +2,7 @@
 //!
 //! Exit status: 1 when a race is found; otherwise 2 when a kernel is
 //! UNKNOWN, the input has errors or no kernel was checked; 0 when every
-//! kernel is DRF (data races only).
+//! kernel is DRF (no data race or barrier divergence).
 
 use crate::exit;
 use crate::input::{load, InputArgs};
@@ -99,7 +99,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         let src = &loaded.sources;
         match &report.verdict {
             Verdict::Drf => println!(
-                "kernel {}: DRF (data races only; assertions and barrier divergence not checked)",
+                "kernel {}: DRF (no data race and no barrier divergence; assertions not checked)",
                 k.name
             ),
             Verdict::Racy(races) => {

@@ -33,10 +33,7 @@ fn race_free_kernel_exits_0() {
         "drf.cu",
         "__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n",
     );
-    assert!(
-        stdout.contains("kernel k: DRF (data races only"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("kernel k: DRF (no data race"), "{stdout}");
     assert_eq!(code, Some(0), "{stdout}");
 }
 

@@ -10,8 +10,8 @@ use warpsafe_smt::Transcript;
 /// The verdict about one kernel.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
-    /// No data race between any two threads (data races only: assertions
-    /// and barrier divergence are not checked by v0).
+    /// No data race between any two threads, and every barrier is reached
+    /// by all threads of a block or by none (assertions are not checked).
     Drf,
     /// At least one race; every racy pair of access sites once.
     Racy(Vec<Race>),
