@@ -822,21 +822,11 @@ impl<'t> Lowerer<'_, 't> {
                         },
                         CType::Array(elem, Some(len)),
                     ) => {
-                        let size = self.slot_count(elem, init)?;
-                        for i in 0..*len {
-                            let off = super::value::add_offset(
-                                index.clone(),
-                                Expr::int((i * size) as i128, ScalarTy::I64),
-                            );
-                            let p = Place::Mem {
-                                array: *array,
-                                index: off,
-                                ty: (**elem).clone(),
-                                volatile: *volatile,
-                            };
-                            match elems.get(i as usize) {
-                                Some(e) => self.init_place(&p, elem, *e)?,
-                                None => self.zero(&p, elem, init)?,
+                        let places = self.elements(*array, index, *volatile, elem, *len, init)?;
+                        for (i, p) in places.iter().enumerate() {
+                            match elems.get(i) {
+                                Some(e) => self.init_place(p, elem, *e)?,
+                                None => self.zero(p, elem, init)?,
                             }
                         }
                         Ok(())
@@ -869,6 +859,30 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
+    /// The places of the `len` elements of an array in memory from `index`.
+    fn elements(
+        &self,
+        array: warpsafe_ir::ArrayId,
+        index: &Expr,
+        volatile: bool,
+        elem: &CType,
+        len: u64,
+        n: Node,
+    ) -> R<Vec<Place>> {
+        let size = self.slot_count(elem, n)?;
+        Ok((0..len)
+            .map(|i| Place::Mem {
+                array,
+                index: super::value::add_offset(
+                    index.clone(),
+                    Expr::int((i * size) as i128, ScalarTy::I64),
+                ),
+                ty: elem.clone(),
+                volatile,
+            })
+            .collect())
+    }
+
     fn place_type(&self, p: &Place) -> CType {
         match p {
             Place::Var(_, t) => CType::Scalar(*t),
@@ -899,60 +913,45 @@ impl<'t> Lowerer<'_, 't> {
                 Value::Scalar(Expr::int(0, ScalarTy::I32), ScalarTy::I32),
                 n,
             ),
-            _ => {
-                let empty_init = n;
-                let _ = empty_init;
-                match (p, ty) {
-                    (Place::Agg(_, fields), _) => {
-                        for f in fields.clone() {
-                            let fty = self.place_type(&f);
-                            self.zero(&f, &fty, n)?;
-                        }
-                        Ok(())
+            _ => match (p, ty) {
+                (Place::Agg(_, fields), _) => {
+                    for f in fields.clone() {
+                        let fty = self.place_type(&f);
+                        self.zero(&f, &fty, n)?;
                     }
-                    (
-                        Place::Mem {
-                            array,
-                            index,
-                            volatile,
-                            ..
-                        },
-                        CType::Array(elem, Some(len)),
-                    ) => {
-                        let size = self.slot_count(elem, n)?;
-                        for i in 0..*len {
-                            let off = super::value::add_offset(
-                                index.clone(),
-                                Expr::int((i * size) as i128, ScalarTy::I64),
-                            );
-                            let q = Place::Mem {
-                                array: *array,
-                                index: off,
-                                ty: (**elem).clone(),
-                                volatile: *volatile,
-                            };
-                            self.zero(&q, elem, n)?;
-                        }
-                        Ok(())
-                    }
-                    (
-                        Place::Mem {
-                            array,
-                            index,
-                            volatile,
-                            ty: mty,
-                        },
-                        _,
-                    ) => {
-                        for f in self.mem_fields(*array, index, mty, *volatile, n)? {
-                            let fty = self.place_type(&f);
-                            self.zero(&f, &fty, n)?;
-                        }
-                        Ok(())
-                    }
-                    _ => Err(self.unsupported(n, "zero-initialising this object")),
+                    Ok(())
                 }
-            }
+                (
+                    Place::Mem {
+                        array,
+                        index,
+                        volatile,
+                        ..
+                    },
+                    CType::Array(elem, Some(len)),
+                ) => {
+                    for q in self.elements(*array, index, *volatile, elem, *len, n)? {
+                        self.zero(&q, elem, n)?;
+                    }
+                    Ok(())
+                }
+                (
+                    Place::Mem {
+                        array,
+                        index,
+                        volatile,
+                        ty: mty,
+                    },
+                    _,
+                ) => {
+                    for f in self.mem_fields(*array, index, mty, *volatile, n)? {
+                        let fty = self.place_type(&f);
+                        self.zero(&f, &fty, n)?;
+                    }
+                    Ok(())
+                }
+                _ => Err(self.unsupported(n, "zero-initialising this object")),
+            },
         }
     }
 
