@@ -219,50 +219,20 @@ impl Lowerer<'_, '_> {
                 volatile,
             } => {
                 match ty {
-                    CType::Scalar(t) => {
-                        let dst = self.temp(*t, self.span(n));
-                        let access = if *volatile {
-                            AccessKind::Volatile
-                        } else {
-                            AccessKind::Plain
-                        };
+                    CType::Scalar(_) | CType::Atomic(..) | CType::FnPtr => {
+                        let (t, access) = slot_access(ty, *volatile)
+                            .expect("invariant: one-slot types have a slot access");
+                        let dst = self.temp(t, self.span(n));
                         let mem = MemRef {
                             array: *array,
                             index: index.clone(),
-                            ty: *t,
+                            ty: t,
                         };
                         self.emit(StmtKind::Load { dst, mem, access }, self.span(n));
-                        Ok(Value::Scalar(Expr::Var(dst), *t))
-                    }
-                    CType::Atomic(t, scope) => {
-                        // Reading a `cuda::atomic<T>` object is `load(seq_cst)`.
-                        let dst = self.temp(*t, self.span(n));
-                        let access = AccessKind::Atomic {
-                            order: MemOrder::SeqCst,
-                            scope: *scope,
-                        };
-                        let mem = MemRef {
-                            array: *array,
-                            index: index.clone(),
-                            ty: *t,
-                        };
-                        self.emit(StmtKind::Load { dst, mem, access }, self.span(n));
-                        Ok(Value::Scalar(Expr::Var(dst), *t))
-                    }
-                    CType::FnPtr => {
-                        let dst = self.temp(ScalarTy::U32, self.span(n));
-                        let access = if *volatile {
-                            AccessKind::Volatile
-                        } else {
-                            AccessKind::Plain
-                        };
-                        let mem = MemRef {
-                            array: *array,
-                            index: index.clone(),
-                            ty: ScalarTy::U32,
-                        };
-                        self.emit(StmtKind::Load { dst, mem, access }, self.span(n));
-                        Ok(Value::FnPtr(Expr::Var(dst)))
+                        Ok(match ty {
+                            CType::FnPtr => Value::FnPtr(Expr::Var(dst)),
+                            _ => Value::Scalar(Expr::Var(dst), t),
+                        })
                     }
                     CType::Array(elem, _) => Ok(Value::Ptr(Ptr {
                         target: Some(*array),
@@ -379,32 +349,14 @@ impl Lowerer<'_, '_> {
                     self.constant_write(*array, n);
                     self.write(p, v, n)
                 }
-                CType::Scalar(_) | CType::FnPtr => {
-                    let t = &ty.scalar().unwrap_or(ScalarTy::U32);
-                    let value = self.coerce(v, *t, n)?;
-                    let access = if *volatile {
-                        AccessKind::Volatile
-                    } else {
-                        AccessKind::Plain
-                    };
+                CType::Scalar(_) | CType::Atomic(..) | CType::FnPtr => {
+                    let (t, access) = slot_access(ty, *volatile)
+                        .expect("invariant: one-slot types have a slot access");
+                    let value = self.coerce(v, t, n)?;
                     let mem = MemRef {
                         array: *array,
                         index: index.clone(),
-                        ty: *t,
-                    };
-                    self.emit(StmtKind::Store { mem, value, access }, span);
-                    Ok(())
-                }
-                CType::Atomic(t, scope) => {
-                    let value = self.coerce(v, *t, n)?;
-                    let access = AccessKind::Atomic {
-                        order: MemOrder::SeqCst,
-                        scope: *scope,
-                    };
-                    let mem = MemRef {
-                        array: *array,
-                        index: index.clone(),
-                        ty: *t,
+                        ty: t,
                     };
                     self.emit(StmtKind::Store { mem, value, access }, span);
                     Ok(())
@@ -491,6 +443,29 @@ impl Lowerer<'_, '_> {
     pub fn unify(&self, a: (Expr, ScalarTy), b: (Expr, ScalarTy)) -> (Expr, Expr, ScalarTy) {
         let t = common_type(a.1, b.1);
         (self.convert(a.0, a.1, t), self.convert(b.0, b.1, t), t)
+    }
+}
+
+/// The slot type and access kind of a one-slot object in memory: plain or
+/// volatile scalars and function pointers, and `cuda::atomic<T>` objects,
+/// whose plain reads and writes are `seq_cst` atomics.
+fn slot_access(ty: &CType, volatile: bool) -> Option<(ScalarTy, AccessKind)> {
+    let plain = if volatile {
+        AccessKind::Volatile
+    } else {
+        AccessKind::Plain
+    };
+    match ty {
+        CType::Scalar(t) => Some((*t, plain)),
+        CType::FnPtr => Some((ScalarTy::U32, plain)),
+        CType::Atomic(t, scope) => Some((
+            *t,
+            AccessKind::Atomic {
+                order: MemOrder::SeqCst,
+                scope: *scope,
+            },
+        )),
+        _ => None,
     }
 }
 
