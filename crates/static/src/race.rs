@@ -580,21 +580,15 @@ impl Oracle for Check<'_> {
         guards: &[Sym],
         cond: &Sym,
     ) -> Result<bool, Fatal> {
-        let n = self.queries;
-        self.queries += 1;
-        let s = self.session()?;
-        s.solver.push()?;
-        let r = context_query(s, n, sync_loops, guards, |e1, _| {
+        let r = self.scoped_query(sync_loops, guards, |e1, _| {
             e1.encode_as(cond, ScalarTy::Bool)
-        });
+        })?;
         // Dead only on a clean `unsat`.
-        let out = match r {
+        match r {
             Ok(CheckResult::Unsat) => Ok(false),
             Ok(_) | Err(Fatal::Encode(_)) => Ok(true),
             Err(e) => Err(e),
-        };
-        s.solver.pop()?;
-        out
+        }
     }
 
     fn nonempty(
@@ -603,30 +597,40 @@ impl Oracle for Check<'_> {
         guards: &[Sym],
         l: &ForLoop,
     ) -> Result<bool, Fatal> {
-        let n = self.queries;
-        self.queries += 1;
-        let s = self.session()?;
-        s.solver.push()?;
-        let r = context_query(s, n, sync_loops, guards, |e1, _| {
+        let r = self.scoped_query(sync_loops, guards, |e1, _| {
             let lo = e1.encode_as(&l.lo, l.ty)?;
             let hi = e1.encode_as(&l.hi, l.ty)?;
             let v = e1.encode_as(&first_value(l), l.ty)?;
             Ok(term::not(term::and(in_range(l, lo, v, hi))))
-        });
-        let out = match r {
+        })?;
+        match r {
             Ok(CheckResult::Unsat) => Ok(true),
             Ok(_) | Err(Fatal::Encode(_)) => Ok(false),
             Err(e) => Err(e),
-        };
-        s.solver.pop()?;
-        out
+        }
     }
 }
 
-/// Asserts a well-formedness context (enclosing synchronized loop
-/// variables shared by two threads of one block and in range, the
-/// enclosing conditions for both threads) and `goal`, built from both
-/// threads' encoders, and checks. The caller pushes and pops.
+impl Check<'_> {
+    /// One well-formedness query in its own push/pop scope: the inner
+    /// result is the query's (an encoding failure included); the outer one
+    /// fails only when the session itself does.
+    fn scoped_query(
+        &mut self,
+        sync_loops: &[&ForLoop],
+        guards: &[Sym],
+        goal: impl FnOnce(&mut Encoder<'_>, &mut Encoder<'_>) -> Result<Term, EncodeError>,
+    ) -> Result<Result<CheckResult, Fatal>, Fatal> {
+        let n = self.queries;
+        self.queries += 1;
+        let s = self.session()?;
+        s.solver.push()?;
+        let r = context_query(s, n, sync_loops, guards, goal);
+        s.solver.pop()?;
+        Ok(r)
+    }
+}
+
 /// Both threads' ids from the model of a satisfiable query.
 fn divergence_threads(s: &mut Session) -> Result<[ThreadId; 2], SmtError> {
     let mut terms = Vec::new();
@@ -646,6 +650,10 @@ fn divergence_threads(s: &mut Session) -> Result<[ThreadId; 2], SmtError> {
     Ok([t(0), t(1)])
 }
 
+/// Asserts a well-formedness context (enclosing synchronized loop
+/// variables shared by two threads of one block and in range, the
+/// enclosing conditions for both threads) and `goal`, built from both
+/// threads' encoders, and checks. The caller pushes and pops.
 fn context_query(
     s: &mut Session,
     n: usize,
