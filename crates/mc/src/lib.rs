@@ -11,12 +11,16 @@
 //! - [`reference`]: the reference enumerator, which drives
 //!   [`warpsafe_interp::Thread`]s, choosing every `rf` and `co` possibility
 //!   and keeping the consistent graphs. It is exact and slow: the optimised
-//!   DPOR explorer (seed 000 §4) is to be checked against it.
+//!   DPOR explorer is checked against it.
+//! - [`dpor`]: the DPOR explorer (seed 000 §4, GenMC's TruSt): every
+//!   consistent execution once, by forward steps and backward revisits.
 //!
 //! Invariants: the crate does no I/O; every graph [`reference::explore`]
-//! returns is consistent and distinct from every other it returns.
+//! or [`dpor::explore`] returns is consistent and distinct from every other
+//! it returns, and both return the same graphs (`tests/dpor.rs`).
 
 pub mod consistency;
+pub mod dpor;
 pub mod graph;
 pub mod races;
 pub mod reference;
