@@ -259,7 +259,7 @@ fn explore_verdict(
             Ok(l) => l,
             Err(e) => return ("unknown".into(), Some(format!("{e:#}"))),
         };
-        match warpsafe_mc::reference::explore(k, &launch, &config) {
+        match crate::explore::Explorer::Dpor.run(k, &launch, &config) {
             Ok(x) => {
                 for f in crate::explore::findings(&x) {
                     if !found.contains(&f) {

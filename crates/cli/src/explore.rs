@@ -3,9 +3,9 @@
 //! races, heterogeneous races, assertion failures, barrier divergence and
 //! faults, with the threads and source locations involved.
 //!
-//! The engine is the model checker's reference enumerator: exact but
-//! exponential, so it suits small grids (a few threads); the DPOR explorer
-//! will replace it. The output says so.
+//! The engine is the DPOR explorer (each consistent execution once);
+//! `--reference` runs the brute-force reference enumerator instead, to
+//! cross-check. The output names the engine.
 
 use crate::exit;
 use crate::input::{load, InputArgs};
@@ -17,7 +17,7 @@ use std::time::Instant;
 use warpsafe_interp::{Launch, Value};
 use warpsafe_ir::{Kernel, VarKind};
 use warpsafe_mc::races::RaceKind;
-use warpsafe_mc::reference::{explore, Config};
+use warpsafe_mc::reference::{Config, Exploration, McError};
 use warpsafe_source::SourceMap;
 
 #[derive(Args)]
@@ -35,9 +35,40 @@ pub struct ExploreArgs {
     /// Interpreter steps per thread (bounds loops, including spin loops).
     #[arg(long, default_value_t = 10_000)]
     pub max_steps: u64,
-    /// The largest grid (threads in all) the enumerator accepts.
+    /// The largest grid (threads in all) the explorer accepts.
     #[arg(long, default_value_t = 16)]
     pub max_threads: usize,
+    /// Use the brute-force reference enumerator instead of DPOR (for
+    /// cross-checking; exponentially slower).
+    #[arg(long)]
+    pub reference: bool,
+}
+
+/// Which explorer runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Explorer {
+    /// DPOR (seed 000 §4): each consistent execution once.
+    Dpor,
+    /// Every rf and co choice, filtered by the axioms.
+    Reference,
+}
+
+impl Explorer {
+    pub fn run(self, k: &Kernel, launch: &Launch, config: &Config) -> Result<Exploration, McError> {
+        match self {
+            Explorer::Dpor => warpsafe_mc::dpor::explore(k, launch, config),
+            Explorer::Reference => warpsafe_mc::reference::explore(k, launch, config),
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Explorer::Dpor => "DPOR under scoped RC11 (each consistent execution once)",
+            Explorer::Reference => {
+                "reference enumerator (every rf and co choice; exact, exponential in the threads)"
+            }
+        }
+    }
 }
 
 pub fn run(args: ExploreArgs) -> Result<u8> {
@@ -58,14 +89,17 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
         max_threads: args.max_threads,
         ..Config::default()
     };
-    println!(
-        "engine: reference enumerator (every rf and co choice; exact, exponential in the threads)"
-    );
+    let explorer = if args.reference {
+        Explorer::Reference
+    } else {
+        Explorer::Dpor
+    };
+    println!("engine: {}", explorer.describe());
     let mut found = false;
     for k in &out.module.kernels {
         let launch = launch_of(k, &args.params)?;
         let start = Instant::now();
-        match explore(k, &launch, &config) {
+        match explorer.run(k, &launch, &config) {
             Err(e) => {
                 println!("kernel {}: UNKNOWN: {e}", k.name);
                 return Ok(exit::UNUSABLE);
@@ -121,7 +155,7 @@ pub fn launch_of(k: &Kernel, params: &[(String, i128)]) -> Result<Launch> {
 /// The kinds of error an exploration found, as `//xfail:` reasons spell
 /// them (`data-race`, `heterogeneous-race`, `assert`, `barrier-divergence`,
 /// `fault`).
-pub fn findings(x: &warpsafe_mc::reference::Exploration) -> Vec<&'static str> {
+pub fn findings(x: &Exploration) -> Vec<&'static str> {
     let mut out = Vec::new();
     let races = x.races();
     if races.iter().any(|r| r.kind == RaceKind::Data) {
@@ -143,7 +177,7 @@ pub fn findings(x: &warpsafe_mc::reference::Exploration) -> Vec<&'static str> {
 }
 
 /// Prints the errors found; returns whether there were any.
-fn report(x: &warpsafe_mc::reference::Exploration, k: &Kernel, src: &SourceMap) -> bool {
+fn report(x: &Exploration, k: &Kernel, src: &SourceMap) -> bool {
     let mut found = false;
     let mut seen = BTreeSet::new();
     for r in x.races() {

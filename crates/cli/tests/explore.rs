@@ -67,3 +67,26 @@ fn symbolic_dimensions_and_missing_parameters_are_unusable() {
     );
     assert_eq!(code, Some(0), "{out}");
 }
+
+#[test]
+fn dpor_and_the_reference_enumerator_agree() {
+    let count = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("kernel mp:"))
+            .and_then(|l| l.split_whitespace().nth(2).map(str::to_string))
+            .unwrap_or_default()
+    };
+    for grid in [
+        ["--grid-dim", "1", "--block-dim", "2"],
+        ["--grid-dim", "2", "--block-dim", "1"],
+    ] {
+        let (c1, dpor) = explore("agree.cu", MP, &grid);
+        let mut with_reference = grid.to_vec();
+        with_reference.push("--reference");
+        let (c2, reference) = explore("agree_ref.cu", MP, &with_reference);
+        assert!(dpor.contains("engine: DPOR"), "{dpor}");
+        assert!(reference.contains("engine: reference"), "{reference}");
+        assert_eq!(c1, c2);
+        assert_eq!(count(&dpor), count(&reference), "{dpor}\n{reference}");
+    }
+}
