@@ -69,35 +69,15 @@
 //!   read fault is dropped.
 //! - Unknown values (`Havoc`) are not supported (an error).
 
-use crate::consistency::{self, Relations};
-use crate::graph::{
-    BarrierGroup, BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource, ThreadId,
-};
-use crate::races::races;
-use crate::reference::{AssertionFailure, Config, Execution, Exploration, McError, ThreadFault};
-use std::sync::Arc;
+use crate::consistency::{self};
+use crate::graph::{BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource};
+use crate::grid::{reinterpret, source, Grid, Status};
+use crate::reference::{Config, Exploration, McError};
 use warpsafe_interp::{
-    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, Barrier, EventKind, Fault,
-    FaultKind, Launch, Location, Step, Thread, ThreadConfig, ThreadCtx, Value, WARP_SIZE,
+    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, EventKind, Fault, FaultKind,
+    Launch, Step, Thread,
 };
-use warpsafe_ir::{Kernel, MemSpace, ReduceOp, ScalarTy, Span};
-
-/// Where a thread is.
-#[derive(Clone, Debug)]
-enum Status {
-    Ready(warpsafe_interp::Event),
-    AtBarrier {
-        instance: BarrierInstance,
-        reduce: Option<(ReduceOp, bool)>,
-        span: Span,
-    },
-    Done,
-    Failed {
-        message: String,
-        span: Span,
-    },
-    Faulted(Fault),
-}
+use warpsafe_ir::{Kernel, ScalarTy, Span};
 
 /// What the explorer keeps about an event of the graph.
 #[derive(Clone)]
@@ -148,56 +128,20 @@ enum Performed {
 }
 
 struct Explorer<'k> {
-    kernel: &'k Kernel,
+    grid: Grid<'k>,
     config: Config,
-    ids: Vec<ThreadId>,
     out: Exploration,
 }
 
 /// Explores every consistent execution of `kernel` under `launch` once, by
 /// DPOR (see the module docs).
 pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Exploration, McError> {
-    let launch = Arc::new(launch.clone());
-    let total = launch.blocks() * launch.threads_per_block();
-    if total > config.max_threads as u64 {
-        return Err(McError::TooManyThreads {
-            threads: total,
-            limit: config.max_threads,
-        });
-    }
-    let delinear = |i: u64, d: [u32; 3]| {
-        let (x, y) = (u64::from(d[0]), u64::from(d[1]));
-        [(i % x) as u32, ((i / x) % y) as u32, (i / (x * y)) as u32]
-    };
-    let mut ids = Vec::new();
-    let mut threads = Vec::new();
-    let thread_config = ThreadConfig {
-        max_steps: config.max_steps,
-        ..ThreadConfig::default()
-    };
-    for b in 0..launch.blocks() {
-        for t in 0..launch.threads_per_block() {
-            let id = ThreadId {
-                block: b as u32,
-                thread: t as u32,
-            };
-            let ctx = ThreadCtx::new(
-                launch.clone(),
-                delinear(b, launch.grid_dim),
-                delinear(t, launch.block_dim),
-            );
-            threads.push(
-                Thread::new(kernel, ctx, thread_config)
-                    .map_err(|error| McError::Setup { thread: id, error })?,
-            );
-            ids.push(id);
-        }
-    }
+    let (grid, threads) = Grid::start(kernel, launch, config)?;
+    let ids = grid.ids.clone();
     let n = ids.len();
     let mut ex = Explorer {
-        kernel,
+        grid,
         config: *config,
-        ids: ids.clone(),
         out: Exploration::default(),
     };
     let mut state = State {
@@ -248,33 +192,9 @@ impl<'k> Explorer<'k> {
                 limit: self.config.max_executions,
             });
         }
-        let mut exec = Execution {
-            final_memory: state.graph.final_memory(),
-            assertion_failures: Vec::new(),
-            faults: Vec::new(),
-            blocked: Vec::new(),
-            races: races(&Relations::new(&state.graph, self.config.model)),
-            graph: Graph::default(),
-        };
-        for (t, status) in state.status.iter().enumerate() {
-            let thread = self.ids[t];
-            match status {
-                Status::Failed { message, span } => {
-                    exec.assertion_failures.push(AssertionFailure {
-                        thread,
-                        message: message.clone(),
-                        span: *span,
-                    })
-                }
-                Status::Faulted(fault) => exec.faults.push(ThreadFault {
-                    thread,
-                    fault: fault.clone(),
-                }),
-                Status::AtBarrier { span, .. } => exec.blocked.push((thread, *span)),
-                Status::Done | Status::Ready(_) => {}
-            }
-        }
-        exec.graph = state.graph;
+        let exec = self
+            .grid
+            .execution(state.graph, &state.status, &self.config);
         self.out.executions.push(exec);
         Ok(())
     }
@@ -302,14 +222,14 @@ impl<'k> Explorer<'k> {
             Err(fault) => match fault.kind {
                 FaultKind::StepLimit { limit } => {
                     return Err(McError::StepLimit {
-                        thread: self.ids[t],
+                        thread: self.grid.ids[t],
                         limit,
                         span: fault.span,
                     })
                 }
                 _ if fault.is_malformed_ir() => {
                     return Err(McError::MalformedIr {
-                        thread: self.ids[t],
+                        thread: self.grid.ids[t],
                         fault,
                     })
                 }
@@ -317,34 +237,6 @@ impl<'k> Explorer<'k> {
             },
         };
         Ok(true)
-    }
-
-    fn loc(&self, t: usize, l: Location) -> Loc {
-        let shared = self
-            .kernel
-            .arrays
-            .get(l.array.0 as usize)
-            .is_some_and(|a| a.space == MemSpace::Shared);
-        Loc {
-            array: l.array,
-            index: l.index,
-            block: shared.then_some(self.ids[t].block),
-        }
-    }
-
-    fn init_value(&self, loc: Loc, ty: ScalarTy) -> Value {
-        let Some(array) = self.kernel.arrays.get(loc.array.0 as usize) else {
-            return Value::zero(ty);
-        };
-        let slot_ty = if array.slots.is_empty() {
-            ty
-        } else {
-            array.slots[(loc.index % array.slots.len() as u64) as usize]
-        };
-        match array.init.as_ref().and_then(|v| v.get(loc.index as usize)) {
-            Some(c) => Value::from_const(*c, slot_ty),
-            None => Value::zero(slot_ty),
-        }
     }
 
     /// The location and type of thread `t`'s pending read-like event.
@@ -357,12 +249,12 @@ impl<'k> Explorer<'k> {
             _ => None,
         };
         match &ev.kind {
-            EventKind::Load { loc, ty, .. } => Some((self.loc(t, *loc), *ty)),
+            EventKind::Load { loc, ty, .. } => Some((self.grid.loc(t, *loc), *ty)),
             EventKind::Rmw { loc, operand, .. } => {
-                Some((self.loc(t, *loc), awaited.unwrap_or(operand.ty())))
+                Some((self.grid.loc(t, *loc), awaited.unwrap_or(operand.ty())))
             }
             EventKind::Cas { loc, expected, .. } => {
-                Some((self.loc(t, *loc), awaited.unwrap_or(expected.ty())))
+                Some((self.grid.loc(t, *loc), awaited.unwrap_or(expected.ty())))
             }
             _ => None,
         }
@@ -371,7 +263,7 @@ impl<'k> Explorer<'k> {
     fn base_event(&self, s: &State<'k>, t: usize, kind: Kind, span: Span) -> Event {
         Event {
             id: s.graph.next_id(t),
-            thread: self.ids[t],
+            thread: self.grid.ids[t],
             kind,
             loc: None,
             read_value: None,
@@ -413,7 +305,7 @@ impl<'k> Explorer<'k> {
         let Some((loc, ty)) = self.read_target(s, t) else {
             return Err(McError::Internal("the pending event is no read".into()));
         };
-        let init = self.init_value(loc, ty);
+        let init = self.grid.init_value(loc, ty);
         s.graph.init.entry(loc).or_insert(init);
         let old = reinterpret(source(&s.graph, loc, src)?, ty);
         let id = s.graph.next_id(t);
@@ -491,7 +383,7 @@ impl<'k> Explorer<'k> {
                     return Err(McError::Internal("no read target".into()));
                 };
                 let mut s0 = state;
-                let init = self.init_value(loc, ty);
+                let init = self.grid.init_value(loc, ty);
                 s0.graph.init.entry(loc).or_insert(init);
                 let sources = s0.graph.co_sources(loc);
                 let mut faulted = false;
@@ -525,10 +417,10 @@ impl<'k> Explorer<'k> {
                 }
             }
             EventKind::Store { loc, value, access } => {
-                let loc = self.loc(t, *loc);
+                let loc = self.grid.loc(t, *loc);
                 let (order, scope) = Order::from_access(*access);
                 let mut sa = state;
-                let init = self.init_value(loc, value.ty());
+                let init = self.grid.init_value(loc, value.ty());
                 sa.graph.init.entry(loc).or_insert(init);
                 let id = sa.graph.next_id(t);
                 let mut e = self.base_event(&sa, t, Kind::Write, span);
@@ -559,7 +451,7 @@ impl<'k> Explorer<'k> {
                 }
             }
             EventKind::Barrier { barrier, reduce } => {
-                let group = self.group(t, *barrier);
+                let group = self.grid.group(t, *barrier);
                 let mut s = state;
                 let generation = s.graph.events[t]
                     .iter()
@@ -791,7 +683,7 @@ impl<'k> Explorer<'k> {
         // Barrier instances whose participants all arrived.
         let complete = |g: &Graph, inst: BarrierInstance| {
             (0..g.events.len())
-                .filter(|u| self.participates(*u, inst.group))
+                .filter(|u| self.grid.participates(*u, inst.group))
                 .all(|u| g.events[u].iter().any(|e| e.barrier == Some(inst)))
         };
         for (t, first) in first_deleted.into_iter().enumerate() {
@@ -831,46 +723,11 @@ impl<'k> Explorer<'k> {
         s.graph.init.retain(|l, _| used.contains(l));
     }
 
-    fn group(&self, t: usize, barrier: Barrier) -> BarrierGroup {
-        let block = self.ids[t].block;
-        let tid = self.ids[t].thread;
-        match barrier {
-            Barrier::Block => BarrierGroup::Block { block },
-            Barrier::Grid => BarrierGroup::Grid,
-            Barrier::Warp { mask } => BarrierGroup::Warp {
-                block,
-                warp: tid / WARP_SIZE,
-                mask,
-            },
-            Barrier::Tile { size } => BarrierGroup::Tile {
-                block,
-                size,
-                tile: tid / size.max(1),
-            },
-        }
-    }
-
-    fn participates(&self, u: usize, group: BarrierGroup) -> bool {
-        let id = self.ids[u];
-        match group {
-            BarrierGroup::Block { block } => id.block == block,
-            BarrierGroup::Grid => true,
-            BarrierGroup::Warp { block, warp, mask } => {
-                id.block == block
-                    && id.thread / WARP_SIZE == warp
-                    && mask & (1 << (id.thread % WARP_SIZE)) != 0
-            }
-            BarrierGroup::Tile { block, size, tile } => {
-                id.block == block && id.thread / size.max(1) == tile
-            }
-        }
-    }
-
     /// Releases the threads at `instance` when all participants arrived;
     /// `false` when an `__assume` fails.
     fn release(&mut self, s: &mut State<'k>, instance: BarrierInstance) -> Result<bool, McError> {
-        let parts: Vec<usize> = (0..self.ids.len())
-            .filter(|u| self.participates(*u, instance.group))
+        let parts: Vec<usize> = (0..self.grid.ids.len())
+            .filter(|u| self.grid.participates(*u, instance.group))
             .collect();
         let mut preds = Vec::new();
         for u in &parts {
@@ -983,19 +840,5 @@ fn porf_prefix(g: &Graph, a: EventId) -> Vec<usize> {
         if !changed {
             return p;
         }
-    }
-}
-
-fn source(graph: &Graph, loc: Loc, src: RfSource) -> Result<Value, McError> {
-    graph
-        .source_value(loc, src)
-        .ok_or_else(|| McError::Internal(format!("no value for {src:?} at {loc}")))
-}
-
-fn reinterpret(v: Value, ty: ScalarTy) -> Value {
-    if v.ty() == ty {
-        v
-    } else {
-        Value::from_bits(ty, v.to_bits())
     }
 }

@@ -14,6 +14,9 @@
 //!   DPOR explorer is checked against it.
 //! - [`dpor`]: the DPOR explorer (seed 000 §4, GenMC's TruSt): every
 //!   consistent execution once, by forward steps and backward revisits.
+//! - `grid` (private): what both explorers share about the launched
+//!   threads: starting them, their locations and barrier groups, initial
+//!   values, and the errors of a complete execution.
 //!
 //! Invariants: the crate does no I/O; every graph [`reference::explore`]
 //! or [`dpor::explore`] returns is consistent and distinct from every other
@@ -22,6 +25,7 @@
 pub mod consistency;
 pub mod dpor;
 pub mod graph;
+mod grid;
 pub mod races;
 pub mod reference;
 pub mod rel;

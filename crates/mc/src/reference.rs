@@ -46,20 +46,17 @@
 //! only skips states already explored. Hence `G` is produced; and it is
 //! produced once, because complete graphs are collected in a set.
 
-use crate::consistency::{self, Model, Relations};
-use crate::graph::{
-    BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, RfSource, ThreadId,
-};
-use crate::races::{races, Race};
+use crate::consistency::{self, Model};
+use crate::graph::{BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, ThreadId};
+use crate::grid::{reinterpret, source, Grid, Status};
+use crate::races::Race;
 use std::collections::{BTreeMap, HashSet};
-use std::sync::Arc;
 use thiserror::Error;
 use warpsafe_interp::{
-    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, Barrier, EventKind, Fault,
-    FaultKind, Launch, Location, ResumeError, SetupError, Step, Thread, ThreadConfig, ThreadCtx,
-    Value, WARP_SIZE,
+    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, EventKind, Fault, FaultKind,
+    Launch, ResumeError, SetupError, Step, Thread, Value,
 };
-use warpsafe_ir::{Kernel, MemSpace, ReduceOp, ScalarTy, Span};
+use warpsafe_ir::{Kernel, ScalarTy, Span};
 
 /// Bounds and model of an exploration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,25 +191,6 @@ impl Exploration {
     }
 }
 
-/// Where a thread is.
-#[derive(Clone, Debug)]
-enum Status {
-    /// Paused at this event.
-    Ready(warpsafe_interp::Event),
-    /// Arrived at a barrier that has not been released.
-    AtBarrier {
-        instance: BarrierInstance,
-        reduce: Option<(ReduceOp, bool)>,
-        span: Span,
-    },
-    Done,
-    Failed {
-        message: String,
-        span: Span,
-    },
-    Faulted(Fault),
-}
-
 #[derive(Clone)]
 struct State<'k> {
     graph: Graph,
@@ -247,9 +225,8 @@ enum Effect {
 struct Infeasible;
 
 struct Explorer<'k> {
-    kernel: &'k Kernel,
+    grid: Grid<'k>,
     config: Config,
-    ids: Vec<ThreadId>,
     visited: HashSet<(Graph, Vec<bool>)>,
     complete: HashSet<(Graph, Vec<bool>)>,
     out: Exploration,
@@ -257,48 +234,11 @@ struct Explorer<'k> {
 
 /// Enumerates every consistent execution of `kernel` under `launch`.
 pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Exploration, McError> {
-    let launch = Arc::new(launch.clone());
-    let total = launch.blocks() * launch.threads_per_block();
-    if total > config.max_threads as u64 {
-        return Err(McError::TooManyThreads {
-            threads: total,
-            limit: config.max_threads,
-        });
-    }
-    let delinear = |i: u64, d: [u32; 3]| {
-        let (x, y) = (u64::from(d[0]), u64::from(d[1]));
-        [(i % x) as u32, ((i / x) % y) as u32, (i / (x * y)) as u32]
-    };
-    let mut ids = Vec::new();
-    let mut ctxs = Vec::new();
-    for b in 0..launch.blocks() {
-        for t in 0..launch.threads_per_block() {
-            ids.push(ThreadId {
-                block: b as u32,
-                thread: t as u32,
-            });
-            ctxs.push(ThreadCtx::new(
-                launch.clone(),
-                delinear(b, launch.grid_dim),
-                delinear(t, launch.block_dim),
-            ));
-        }
-    }
-    let thread_config = ThreadConfig {
-        max_steps: config.max_steps,
-        ..ThreadConfig::default()
-    };
-    let mut threads = Vec::new();
-    for (id, ctx) in ids.iter().zip(&ctxs) {
-        threads.push(
-            Thread::new(kernel, ctx.clone(), thread_config)
-                .map_err(|error| McError::Setup { thread: *id, error })?,
-        );
-    }
+    let (grid, threads) = Grid::start(kernel, launch, config)?;
+    let ids = grid.ids.clone();
     let mut ex = Explorer {
-        kernel,
+        grid,
         config: *config,
-        ids: ids.clone(),
         visited: HashSet::new(),
         complete: HashSet::new(),
         out: Exploration::default(),
@@ -363,33 +303,9 @@ impl<'k> Explorer<'k> {
                 limit: self.config.max_executions,
             });
         }
-        let mut exec = Execution {
-            final_memory: state.graph.final_memory(),
-            assertion_failures: Vec::new(),
-            faults: Vec::new(),
-            blocked: Vec::new(),
-            races: races(&Relations::new(&state.graph, self.config.model)),
-            graph: Graph::default(),
-        };
-        for (t, status) in state.status.iter().enumerate() {
-            let thread = self.ids[t];
-            match status {
-                Status::Failed { message, span } => {
-                    exec.assertion_failures.push(AssertionFailure {
-                        thread,
-                        message: message.clone(),
-                        span: *span,
-                    })
-                }
-                Status::Faulted(fault) => exec.faults.push(ThreadFault {
-                    thread,
-                    fault: fault.clone(),
-                }),
-                Status::AtBarrier { span, .. } => exec.blocked.push((thread, *span)),
-                Status::Done | Status::Ready(_) => {}
-            }
-        }
-        exec.graph = state.graph;
+        let exec = self
+            .grid
+            .execution(state.graph, &state.status, &self.config);
         self.out.executions.push(exec);
         Ok(())
     }
@@ -411,14 +327,14 @@ impl<'k> Explorer<'k> {
             Err(fault) => match fault.kind {
                 FaultKind::StepLimit { limit } => {
                     return Err(McError::StepLimit {
-                        thread: self.ids[t],
+                        thread: self.grid.ids[t],
                         limit,
                         span: fault.span,
                     })
                 }
                 _ if fault.is_malformed_ir() => {
                     return Err(McError::MalformedIr {
-                        thread: self.ids[t],
+                        thread: self.grid.ids[t],
                         fault,
                     })
                 }
@@ -426,36 +342,6 @@ impl<'k> Explorer<'k> {
             },
         };
         Ok(Ok(()))
-    }
-
-    fn loc(&self, t: usize, l: Location) -> Loc {
-        let shared = self
-            .kernel
-            .arrays
-            .get(l.array.0 as usize)
-            .is_some_and(|a| a.space == MemSpace::Shared);
-        Loc {
-            array: l.array,
-            index: l.index,
-            block: shared.then_some(self.ids[t].block),
-        }
-    }
-
-    /// The initial value of `loc`: the array's initialiser, else zero, at
-    /// the slot's type (`ty` when the IR does not say).
-    fn init_value(&self, loc: Loc, ty: ScalarTy) -> Value {
-        let Some(array) = self.kernel.arrays.get(loc.array.0 as usize) else {
-            return Value::zero(ty);
-        };
-        let slot_ty = if array.slots.is_empty() {
-            ty
-        } else {
-            array.slots[(loc.index % array.slots.len() as u64) as usize]
-        };
-        match array.init.as_ref().and_then(|v| v.get(loc.index as usize)) {
-            Some(c) => Value::from_const(*c, slot_ty),
-            None => Value::zero(slot_ty),
-        }
     }
 
     /// Every way thread `t` can perform its next event.
@@ -469,7 +355,7 @@ impl<'k> Explorer<'k> {
             _ => None,
         };
         let id = state.graph.next_id(t);
-        let thread = self.ids[t];
+        let thread = self.grid.ids[t];
         let base = |kind, loc, order, scope| Event {
             id,
             thread,
@@ -485,10 +371,10 @@ impl<'k> Explorer<'k> {
         let mut out = Vec::new();
         match &ev.kind {
             EventKind::Load { loc, ty, access } => {
-                let loc = self.loc(t, *loc);
+                let loc = self.grid.loc(t, *loc);
                 let (order, scope) = Order::from_access(*access);
                 let mut s0 = state.clone();
-                let init = self.init_value(loc, *ty);
+                let init = self.grid.init_value(loc, *ty);
                 s0.graph.init.entry(loc).or_insert(init);
                 for src in s0.graph.co_sources(loc) {
                     let mut s = s0.clone();
@@ -502,10 +388,10 @@ impl<'k> Explorer<'k> {
                 }
             }
             EventKind::Store { loc, value, access } => {
-                let loc = self.loc(t, *loc);
+                let loc = self.grid.loc(t, *loc);
                 let (order, scope) = Order::from_access(*access);
                 let mut s0 = state.clone();
-                let init = self.init_value(loc, value.ty());
+                let init = self.grid.init_value(loc, value.ty());
                 s0.graph.init.entry(loc).or_insert(init);
                 let n = s0.graph.co.get(&loc).map_or(0, Vec::len);
                 for pos in 0..=n {
@@ -525,7 +411,7 @@ impl<'k> Explorer<'k> {
                 scope,
             } => {
                 let ty = awaited_ty.unwrap_or(operand.ty());
-                let loc = self.loc(t, *loc);
+                let loc = self.grid.loc(t, *loc);
                 let template = base(
                     Kind::Update,
                     Some(loc),
@@ -546,7 +432,7 @@ impl<'k> Explorer<'k> {
                 scope,
             } => {
                 let ty = awaited_ty.unwrap_or(expected.ty());
-                let loc = self.loc(t, *loc);
+                let loc = self.grid.loc(t, *loc);
                 let template = base(
                     Kind::Update,
                     Some(loc),
@@ -574,7 +460,7 @@ impl<'k> Explorer<'k> {
                 self.push_advanced(s, t, &mut out)?;
             }
             EventKind::Barrier { barrier, reduce } => {
-                let group = self.group(t, *barrier);
+                let group = self.grid.group(t, *barrier);
                 let mut s = state.clone();
                 let generation = {
                     let g = s.arrivals[t].entry(group).or_insert(0);
@@ -625,7 +511,7 @@ impl<'k> Explorer<'k> {
         };
         let id = template.id;
         let mut s0 = state.clone();
-        let init = self.init_value(loc, ty);
+        let init = self.grid.init_value(loc, ty);
         s0.graph.init.entry(loc).or_insert(init);
         for (pos, src) in s0.graph.co_sources(loc).into_iter().enumerate() {
             let mut s = s0.clone();
@@ -673,50 +559,14 @@ impl<'k> Explorer<'k> {
         Ok(())
     }
 
-    fn group(&self, t: usize, barrier: Barrier) -> BarrierGroup {
-        let block = self.ids[t].block;
-        let tid = self.ids[t].thread;
-        match barrier {
-            Barrier::Block => BarrierGroup::Block { block },
-            Barrier::Grid => BarrierGroup::Grid,
-            Barrier::Warp { mask } => BarrierGroup::Warp {
-                block,
-                warp: tid / WARP_SIZE,
-                mask,
-            },
-            Barrier::Tile { size } => BarrierGroup::Tile {
-                block,
-                size,
-                tile: tid / size.max(1),
-            },
-        }
-    }
-
-    /// Whether thread `u` takes part in barriers of `group`.
-    fn participates(&self, u: usize, group: BarrierGroup) -> bool {
-        let id = self.ids[u];
-        match group {
-            BarrierGroup::Block { block } => id.block == block,
-            BarrierGroup::Grid => true,
-            BarrierGroup::Warp { block, warp, mask } => {
-                id.block == block
-                    && id.thread / WARP_SIZE == warp
-                    && mask & (1 << (id.thread % WARP_SIZE)) != 0
-            }
-            BarrierGroup::Tile { block, size, tile } => {
-                id.block == block && id.thread / size.max(1) == tile
-            }
-        }
-    }
-
     /// Releases the threads at `instance` when all participants arrived.
     fn release(
         &mut self,
         s: &mut State<'k>,
         instance: BarrierInstance,
     ) -> Result<Result<(), Infeasible>, McError> {
-        let parts: Vec<usize> = (0..self.ids.len())
-            .filter(|u| self.participates(*u, instance.group))
+        let parts: Vec<usize> = (0..self.grid.ids.len())
+            .filter(|u| self.grid.participates(*u, instance.group))
             .collect();
         let mut preds = Vec::new();
         for u in &parts {
@@ -742,21 +592,5 @@ impl<'k> Explorer<'k> {
             }
         }
         Ok(Ok(()))
-    }
-}
-
-/// The value a source provides (a missing one is an internal error).
-fn source(graph: &Graph, loc: Loc, src: RfSource) -> Result<Value, McError> {
-    graph
-        .source_value(loc, src)
-        .ok_or_else(|| McError::Internal(format!("no value for {src:?} at {loc}")))
-}
-
-/// A value read as `ty`: itself, or its bits reinterpreted.
-fn reinterpret(v: Value, ty: ScalarTy) -> Value {
-    if v.ty() == ty {
-        v
-    } else {
-        Value::from_bits(ty, v.to_bits())
     }
 }

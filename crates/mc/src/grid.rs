@@ -1,0 +1,207 @@
+//! The launched threads, shared by both explorers (the reference
+//! enumerator and DPOR): starting one interpreter per thread of a concrete
+//! launch, where a thread's accesses and barriers land (locations, barrier
+//! groups, initial values), where each thread stands, and the errors a
+//! complete execution shows.
+//!
+//! Invariant: thread `t` of an explorer's state is `ids[t]`; threads are
+//! numbered block by block, in linear order within a block.
+
+use crate::consistency::Relations;
+use crate::graph::{BarrierGroup, BarrierInstance, Graph, Loc, RfSource, ThreadId};
+use crate::races::races;
+use crate::reference::{AssertionFailure, Config, Execution, McError, ThreadFault};
+use std::sync::Arc;
+use warpsafe_interp::{
+    Barrier, Fault, Launch, Location, Thread, ThreadConfig, ThreadCtx, Value, WARP_SIZE,
+};
+use warpsafe_ir::{Kernel, MemSpace, ReduceOp, ScalarTy, Span};
+
+/// Where a thread is.
+#[derive(Clone, Debug)]
+pub(crate) enum Status {
+    /// Paused at this event.
+    Ready(warpsafe_interp::Event),
+    /// Arrived at a barrier that has not been released.
+    AtBarrier {
+        instance: BarrierInstance,
+        reduce: Option<(ReduceOp, bool)>,
+        span: Span,
+    },
+    Done,
+    Failed {
+        message: String,
+        span: Span,
+    },
+    Faulted(Fault),
+}
+
+/// The kernel and the identity of every launched thread.
+pub(crate) struct Grid<'k> {
+    pub kernel: &'k Kernel,
+    pub ids: Vec<ThreadId>,
+}
+
+impl<'k> Grid<'k> {
+    /// One interpreter per thread of `launch`, or why they cannot start.
+    pub fn start(
+        kernel: &'k Kernel,
+        launch: &Launch,
+        config: &Config,
+    ) -> Result<(Grid<'k>, Vec<Thread<'k>>), McError> {
+        let launch = Arc::new(launch.clone());
+        let total = launch.blocks() * launch.threads_per_block();
+        if total > config.max_threads as u64 {
+            return Err(McError::TooManyThreads {
+                threads: total,
+                limit: config.max_threads,
+            });
+        }
+        let delinear = |i: u64, d: [u32; 3]| {
+            let (x, y) = (u64::from(d[0]), u64::from(d[1]));
+            [(i % x) as u32, ((i / x) % y) as u32, (i / (x * y)) as u32]
+        };
+        let thread_config = ThreadConfig {
+            max_steps: config.max_steps,
+            ..ThreadConfig::default()
+        };
+        let mut ids = Vec::new();
+        let mut threads = Vec::new();
+        for b in 0..launch.blocks() {
+            for t in 0..launch.threads_per_block() {
+                let id = ThreadId {
+                    block: b as u32,
+                    thread: t as u32,
+                };
+                let ctx = ThreadCtx::new(
+                    launch.clone(),
+                    delinear(b, launch.grid_dim),
+                    delinear(t, launch.block_dim),
+                );
+                threads.push(
+                    Thread::new(kernel, ctx, thread_config)
+                        .map_err(|error| McError::Setup { thread: id, error })?,
+                );
+                ids.push(id);
+            }
+        }
+        Ok((Grid { kernel, ids }, threads))
+    }
+
+    /// The location thread `t` touches: shared arrays are per block.
+    pub fn loc(&self, t: usize, l: Location) -> Loc {
+        let shared = self
+            .kernel
+            .arrays
+            .get(l.array.0 as usize)
+            .is_some_and(|a| a.space == MemSpace::Shared);
+        Loc {
+            array: l.array,
+            index: l.index,
+            block: shared.then_some(self.ids[t].block),
+        }
+    }
+
+    /// The initial value of `loc`: the array's initialiser, else zero, at
+    /// the slot's type (`ty` when the IR does not say).
+    pub fn init_value(&self, loc: Loc, ty: ScalarTy) -> Value {
+        let Some(array) = self.kernel.arrays.get(loc.array.0 as usize) else {
+            return Value::zero(ty);
+        };
+        let slot_ty = if array.slots.is_empty() {
+            ty
+        } else {
+            array.slots[(loc.index % array.slots.len() as u64) as usize]
+        };
+        match array.init.as_ref().and_then(|v| v.get(loc.index as usize)) {
+            Some(c) => Value::from_const(*c, slot_ty),
+            None => Value::zero(slot_ty),
+        }
+    }
+
+    /// The threads a barrier of thread `t` synchronises.
+    pub fn group(&self, t: usize, barrier: Barrier) -> BarrierGroup {
+        let block = self.ids[t].block;
+        let tid = self.ids[t].thread;
+        match barrier {
+            Barrier::Block => BarrierGroup::Block { block },
+            Barrier::Grid => BarrierGroup::Grid,
+            Barrier::Warp { mask } => BarrierGroup::Warp {
+                block,
+                warp: tid / WARP_SIZE,
+                mask,
+            },
+            Barrier::Tile { size } => BarrierGroup::Tile {
+                block,
+                size,
+                tile: tid / size.max(1),
+            },
+        }
+    }
+
+    /// Whether thread `u` takes part in barriers of `group`.
+    pub fn participates(&self, u: usize, group: BarrierGroup) -> bool {
+        let id = self.ids[u];
+        match group {
+            BarrierGroup::Block { block } => id.block == block,
+            BarrierGroup::Grid => true,
+            BarrierGroup::Warp { block, warp, mask } => {
+                id.block == block
+                    && id.thread / WARP_SIZE == warp
+                    && mask & (1 << (id.thread % WARP_SIZE)) != 0
+            }
+            BarrierGroup::Tile { block, size, tile } => {
+                id.block == block && id.thread / size.max(1) == tile
+            }
+        }
+    }
+
+    /// A complete execution: its graph, final memory, races, and each
+    /// thread's failed assertion, fault or barrier it is stuck at.
+    pub fn execution(&self, graph: Graph, status: &[Status], config: &Config) -> Execution {
+        let mut exec = Execution {
+            final_memory: graph.final_memory(),
+            assertion_failures: Vec::new(),
+            faults: Vec::new(),
+            blocked: Vec::new(),
+            races: races(&Relations::new(&graph, config.model)),
+            graph: Graph::default(),
+        };
+        for (t, status) in status.iter().enumerate() {
+            let thread = self.ids[t];
+            match status {
+                Status::Failed { message, span } => {
+                    exec.assertion_failures.push(AssertionFailure {
+                        thread,
+                        message: message.clone(),
+                        span: *span,
+                    })
+                }
+                Status::Faulted(fault) => exec.faults.push(ThreadFault {
+                    thread,
+                    fault: fault.clone(),
+                }),
+                Status::AtBarrier { span, .. } => exec.blocked.push((thread, *span)),
+                Status::Done | Status::Ready(_) => {}
+            }
+        }
+        exec.graph = graph;
+        exec
+    }
+}
+
+/// The value a source provides (a missing one is an internal error).
+pub(crate) fn source(graph: &Graph, loc: Loc, src: RfSource) -> Result<Value, McError> {
+    graph
+        .source_value(loc, src)
+        .ok_or_else(|| McError::Internal(format!("no value for {src:?} at {loc}")))
+}
+
+/// A value read as `ty`: itself, or its bits reinterpreted.
+pub(crate) fn reinterpret(v: Value, ty: ScalarTy) -> Value {
+    if v.ty() == ty {
+        v
+    } else {
+        Value::from_bits(ty, v.to_bits())
+    }
+}
