@@ -1,30 +1,16 @@
 //! `warpsafe check` exit statuses: 0 for a race-free kernel, 1 for a racy
 //! one. Needs z3 on PATH.
 
-use insta_cmd::get_cargo_bin;
-use std::process::Command;
+mod common;
 
 fn check(name: &str, text: &str) -> (Option<i32>, String) {
     check_with(name, text, &[])
 }
 
 fn check_with(name: &str, text: &str, extra: &[&str]) -> (Option<i32>, String) {
-    let dir = std::env::temp_dir().join(format!("warpsafe-check-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(name);
-    std::fs::write(&file, text).expect("write");
-    let out = Command::new(get_cargo_bin("warpsafe"))
-        .arg("check")
-        .arg(&file)
-        .args(["--block-dim", "64", "--grid-dim", "4"])
-        .args(extra)
-        .output()
-        .expect("invariant: the binary runs");
-    let _ = std::fs::remove_file(&file);
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let mut flags = vec!["--block-dim", "64", "--grid-dim", "4"];
+    flags.extend_from_slice(extra);
+    common::run_on("check", name, text, &flags)
 }
 
 #[test]

@@ -2,8 +2,7 @@
 //! (Figure 2) synchronises within one block and fails across two blocks;
 //! missing dimensions or parameter values are unusable input.
 
-use insta_cmd::get_cargo_bin;
-use std::process::Command;
+mod common;
 
 const MP: &str = r#"#include <cuda/atomic>
 __global__ void mp(int *data, int *flag)
@@ -20,21 +19,7 @@ __global__ void mp(int *data, int *flag)
 "#;
 
 fn explore(name: &str, text: &str, flags: &[&str]) -> (Option<i32>, String) {
-    let dir = std::env::temp_dir().join(format!("warpsafe-explore-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(name);
-    std::fs::write(&file, text).expect("write");
-    let out = Command::new(get_cargo_bin("warpsafe"))
-        .arg("explore")
-        .arg(&file)
-        .args(flags)
-        .output()
-        .expect("invariant: the binary runs");
-    let _ = std::fs::remove_file(&file);
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    common::run_on("explore", name, text, flags)
 }
 
 #[test]
