@@ -72,6 +72,7 @@
 use crate::consistency::{self};
 use crate::graph::{BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource};
 use crate::grid::{reinterpret, source, Grid, Status};
+use crate::observe::{Flow, Observer, Stats};
 use crate::reference::{Config, Exploration, McError};
 use warpsafe_interp::{
     apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, EventKind, Fault, FaultKind,
@@ -127,22 +128,40 @@ enum Performed {
     Fault(FaultKind),
 }
 
-struct Explorer<'k> {
+struct Explorer<'k, 'o> {
     grid: Grid<'k>,
     config: Config,
-    out: Exploration,
+    out: Stats,
+    observer: &'o mut dyn Observer,
 }
 
 /// Explores every consistent execution of `kernel` under `launch` once, by
-/// DPOR (see the module docs).
+/// DPOR (see the module docs), and keeps them all.
 pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Exploration, McError> {
+    let mut all = Exploration::default();
+    let stats = explore_with(kernel, launch, config, &mut all)?;
+    all.states = stats.states;
+    all.pruned_inconsistent = stats.pruned_inconsistent;
+    all.pruned_infeasible = stats.pruned_infeasible;
+    Ok(all)
+}
+
+/// Explores every consistent execution of `kernel` under `launch` once, by
+/// DPOR, handing each to `observer` until it says stop.
+pub fn explore_with(
+    kernel: &Kernel,
+    launch: &Launch,
+    config: &Config,
+    observer: &mut dyn Observer,
+) -> Result<Stats, McError> {
     let (grid, threads) = Grid::start(kernel, launch, config)?;
     let ids = grid.ids.clone();
     let n = ids.len();
     let mut ex = Explorer {
         grid,
         config: *config,
-        out: Exploration::default(),
+        out: Stats::default(),
+        observer,
     };
     let mut state = State {
         graph: Graph::new(ids),
@@ -161,11 +180,14 @@ pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Expl
     Ok(ex.out)
 }
 
-impl<'k> Explorer<'k> {
+impl<'k> Explorer<'k, '_> {
     fn run(&mut self, initial: State<'k>) -> Result<(), McError> {
         self.out.states = 1;
         let mut stack = vec![initial];
         while let Some(state) = stack.pop() {
+            if self.out.stopped {
+                break;
+            }
             let next =
                 (0..state.status.len()).find(|t| matches!(state.status[*t], Status::Ready(_)));
             let Some(t) = next else {
@@ -187,7 +209,7 @@ impl<'k> Explorer<'k> {
     }
 
     fn finish(&mut self, state: State<'k>) -> Result<(), McError> {
-        if self.out.executions.len() >= self.config.max_executions {
+        if self.out.executions >= self.config.max_executions {
             return Err(McError::TooManyExecutions {
                 limit: self.config.max_executions,
             });
@@ -195,7 +217,10 @@ impl<'k> Explorer<'k> {
         let exec = self
             .grid
             .execution(state.graph, &state.status, &self.config);
-        self.out.executions.push(exec);
+        self.out.executions += 1;
+        if self.observer.execution(exec) == Flow::Stop {
+            self.out.stopped = true;
+        }
         Ok(())
     }
 

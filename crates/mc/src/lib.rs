@@ -14,6 +14,8 @@
 //!   DPOR explorer is checked against it.
 //! - [`dpor`]: the DPOR explorer (seed 000 §4, GenMC's TruSt): every
 //!   consistent execution once, by forward steps and backward revisits.
+//! - [`observe`]: the streaming interface (an [`Observer`] sees each
+//!   execution once and may stop the exploration).
 //! - `grid` (private): what both explorers share about the launched
 //!   threads: starting them, their locations and barrier groups, initial
 //!   values, and the errors of a complete execution.
@@ -26,6 +28,7 @@ pub mod consistency;
 pub mod dpor;
 pub mod graph;
 mod grid;
+pub mod observe;
 pub mod races;
 pub mod reference;
 pub mod rel;
@@ -35,6 +38,7 @@ pub use consistency::{check, is_consistent, Axiom, Model, Relations, Violation};
 pub use graph::{
     BarrierGroup, BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource, ThreadId,
 };
+pub use observe::{Flow, Observer, Stats};
 pub use races::{races, Race, RaceAccess, RaceKind};
 pub use reference::{
     explore, AssertionFailure, Config, Execution, Exploration, McError, ThreadFault,

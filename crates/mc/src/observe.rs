@@ -1,0 +1,54 @@
+//! How an explorer hands executions to its caller, one at a time, so that
+//! exploring never needs memory for all of them (seed 000 §4: DPOR's
+//! memory is polynomial in the program, not in the number of executions).
+//!
+//! An [`Observer`] sees each complete consistent execution once and says
+//! whether to go on; [`Stats`] are the counters the explorer kept.
+//! [`crate::Exploration`] is the observer that keeps everything (tests and
+//! small litmus runs).
+//!
+//! Invariant: an explorer calls [`Observer::execution`] once per distinct
+//! consistent execution, and stops as soon as it returns [`Flow::Stop`].
+
+use crate::reference::{Execution, Exploration};
+
+/// Whether the explorer goes on after an execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// Receives the executions of one exploration.
+pub trait Observer {
+    /// One complete consistent execution.
+    fn execution(&mut self, exec: Execution) -> Flow;
+}
+
+/// What an exploration counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Complete consistent executions handed to the observer.
+    pub executions: usize,
+    /// Partial graphs explored.
+    pub states: usize,
+    /// Successors dropped because their graph is inconsistent.
+    pub pruned_inconsistent: usize,
+    /// Successors dropped because a thread's `__assume` is false.
+    pub pruned_infeasible: usize,
+    /// The observer stopped the exploration before it was complete.
+    pub stopped: bool,
+}
+
+impl Observer for Exploration {
+    fn execution(&mut self, exec: Execution) -> Flow {
+        self.executions.push(exec);
+        Flow::Continue
+    }
+}
+
+impl<F: FnMut(Execution) -> Flow> Observer for F {
+    fn execution(&mut self, exec: Execution) -> Flow {
+        self(exec)
+    }
+}
