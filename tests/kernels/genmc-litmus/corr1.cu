@@ -1,0 +1,30 @@
+//pass
+//--blockDim=4 --gridDim=1
+// executions: 36 (GenMC v0.11.0, RC11)
+// Two writers of x, a reader that reads x twice and a reader that reads it
+// once (GenMC litmus test CoRR1).
+#include <cuda/atomic>
+
+#define RLX cuda::memory_order_relaxed
+#define ACQ cuda::memory_order_acquire
+#define REL cuda::memory_order_release
+#define ACQ_REL cuda::memory_order_acq_rel
+#define SC cuda::memory_order_seq_cst
+#define FENCE(order) cuda::atomic_thread_fence(order, cuda::thread_scope_device)
+typedef cuda::atomic_ref<int, cuda::thread_scope_device> atomic;
+
+__global__ void corr1(int *x)
+{
+  int t = threadIdx.x;
+  atomic X(*x);
+  if (t == 0) {
+    X.store(1, REL);
+  } else if (t == 1) {
+    X.store(2, REL);
+  } else if (t == 2) {
+    X.load(ACQ);
+    X.load(ACQ);
+  } else {
+    X.load(ACQ);
+  }
+}

@@ -1,0 +1,26 @@
+//pass
+//--blockDim=3 --gridDim=1
+// executions: 6 (GenMC v0.11.0, RC11)
+// Relaxed fetch_adds of 1 and 2 on x racing with a release store (GenMC litmus
+// test inc2w).
+#include <cuda/atomic>
+
+#define RLX cuda::memory_order_relaxed
+#define ACQ cuda::memory_order_acquire
+#define REL cuda::memory_order_release
+#define ACQ_REL cuda::memory_order_acq_rel
+#define SC cuda::memory_order_seq_cst
+#define FENCE(order) cuda::atomic_thread_fence(order, cuda::thread_scope_device)
+typedef cuda::atomic_ref<int, cuda::thread_scope_device> atomic;
+
+__global__ void inc2w(int *x)
+{
+  int t = threadIdx.x;
+  atomic X(*x);
+  if (t == 0)
+    X.fetch_add(1, RLX);
+  else if (t == 1)
+    X.store(4, REL);
+  else
+    X.fetch_add(2, RLX);
+}

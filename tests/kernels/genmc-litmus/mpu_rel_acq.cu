@@ -1,0 +1,30 @@
+//pass
+//--blockDim=3 --gridDim=1
+// executions: 6 (GenMC v0.11.0, RC11)
+// Message passing of a plain x through a relaxed fetch_add that continues the
+// release sequence of y (GenMC litmus test MPU+rel+acq): the reader that sees
+// 2 synchronises with the release store and its plain write does not race.
+#include <cuda/atomic>
+
+#define RLX cuda::memory_order_relaxed
+#define ACQ cuda::memory_order_acquire
+#define REL cuda::memory_order_release
+#define ACQ_REL cuda::memory_order_acq_rel
+#define SC cuda::memory_order_seq_cst
+#define FENCE(order) cuda::atomic_thread_fence(order, cuda::thread_scope_device)
+typedef cuda::atomic_ref<int, cuda::thread_scope_device> atomic;
+
+__global__ void mpu_rel_acq(int *x, int *y)
+{
+  int t = threadIdx.x;
+  atomic Y(*y);
+  if (t == 0) {
+    x[0] = 1;
+    Y.store(1, REL);
+  } else if (t == 1) {
+    Y.fetch_add(1, RLX);
+  } else {
+    if (Y.load(ACQ) > 1)
+      x[0] = 2;
+  }
+}

@@ -1,0 +1,27 @@
+//pass
+//--blockDim=2 --gridDim=1
+// executions: 2 (GenMC v0.11.0, RC11)
+// Pattern S with a plain x: release store and acquire load of y order the two
+// plain writes (GenMC litmus test S+rel+acq).
+#include <cuda/atomic>
+
+#define RLX cuda::memory_order_relaxed
+#define ACQ cuda::memory_order_acquire
+#define REL cuda::memory_order_release
+#define ACQ_REL cuda::memory_order_acq_rel
+#define SC cuda::memory_order_seq_cst
+#define FENCE(order) cuda::atomic_thread_fence(order, cuda::thread_scope_device)
+typedef cuda::atomic_ref<int, cuda::thread_scope_device> atomic;
+
+__global__ void s_rel_acq(int *x, int *y)
+{
+  int t = threadIdx.x;
+  atomic Y(*y);
+  if (t == 0) {
+    x[0] = 1;
+    Y.store(1, REL);
+  } else {
+    if (Y.load(ACQ))
+      x[0] = 2;
+  }
+}

@@ -1,0 +1,29 @@
+//pass
+//--blockDim=2 --gridDim=1
+// executions: 4 (GenMC v0.11.0, RC11)
+// Store buffering where each thread first reads back its own release store
+// with a seq_cst load (GenMC litmus test SB+rfis).
+#include <cuda/atomic>
+
+#define RLX cuda::memory_order_relaxed
+#define ACQ cuda::memory_order_acquire
+#define REL cuda::memory_order_release
+#define ACQ_REL cuda::memory_order_acq_rel
+#define SC cuda::memory_order_seq_cst
+#define FENCE(order) cuda::atomic_thread_fence(order, cuda::thread_scope_device)
+typedef cuda::atomic_ref<int, cuda::thread_scope_device> atomic;
+
+__global__ void sb_rfis(int *x, int *y)
+{
+  int t = threadIdx.x;
+  atomic X(*x), Y(*y);
+  if (t == 0) {
+    X.store(1, REL);
+    X.load(SC);
+    Y.load(SC);
+  } else {
+    Y.store(1, REL);
+    Y.load(SC);
+    X.load(SC);
+  }
+}
