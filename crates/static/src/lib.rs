@@ -20,6 +20,7 @@
 //! [`Unknown`] with its [`UnknownReason`], never a guess.
 
 mod align;
+mod batch;
 mod encode;
 mod env;
 mod infer;

@@ -31,6 +31,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use crate::align::{align, AlignError, Inst, Oracle, Role, Site, Uniformity};
+use crate::batch::{self, Outcome};
 use crate::encode::{resize, sort_of, EncodeError, Encoder, Shared, ThreadVars};
 use crate::infer::infer;
 use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
@@ -250,7 +251,7 @@ const GRID_LIMITS: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
 
 /// Whether an atomic access is atomic with respect to every thread of
 /// `scope` (a block, or the whole device).
-fn atomic_at(a: &Access, cross_block: bool) -> bool {
+pub(crate) fn atomic_at(a: &Access, cross_block: bool) -> bool {
     a.atomic
         && match a.scope {
             Some(Scope::Device | Scope::System) => true,
@@ -354,10 +355,24 @@ fn candidate_pairs(kernel: &Kernel, aligned: &crate::align::Aligned<'_>) -> Vec<
     pairs
 }
 
+/// Whether a candidate pair is one of `group`'s pairs.
+fn in_group(group: &batch::Group, pair: &Pair) -> bool {
+    match (pair, group.scope) {
+        (Pair::SameBlock { a, b, .. }, RaceScope::SameBlock) => {
+            group.members.contains(a) && group.members.contains(b)
+        }
+        (Pair::CrossBlock { a, b }, RaceScope::CrossBlock) => {
+            let has = |s: usize| group.members.iter().any(|m| m.site == s);
+            has(*a) && has(*b)
+        }
+        _ => false,
+    }
+}
+
 /// A failure that ends the check: the solver is unusable or the encoding
 /// failed.
 #[derive(Debug)]
-enum Fatal {
+pub(crate) enum Fatal {
     Smt(SmtError),
     Encode(EncodeError),
 }
@@ -383,17 +398,17 @@ impl From<EncodeError> for Fatal {
     }
 }
 
-struct Check<'k> {
+pub(crate) struct Check<'k> {
     kernel: &'k Kernel,
     kp: &'k KernelProtocol,
     config: SolverConfig,
     /// Started on the first query.
-    session: Option<Session>,
+    pub(crate) session: Option<Session>,
     races: Vec<Race>,
     inconclusive: Vec<(Access, Access, String)>,
     /// Approximations that affect every race (dropped preconditions).
     global_reasons: Vec<String>,
-    queries: usize,
+    pub(crate) queries: usize,
     /// Concrete values of scalar parameters, by name.
     param_values: &'k [(String, i128)],
     /// A divergent barrier found while aligning (races are not checked).
@@ -401,24 +416,28 @@ struct Check<'k> {
 }
 
 /// A solver with the global constants declared.
-struct Session {
-    solver: Solver,
-    globals: Globals,
+pub(crate) struct Session {
+    pub(crate) solver: Solver,
+    pub(crate) globals: Globals,
+    /// The synchronized loops whose well-formedness context the solver's
+    /// open scopes hold (see [`enter_context`]): the loop (compared by
+    /// address only), its variable, its id.
+    context: Vec<(*const ForLoop, Term, LoopId)>,
 }
 
 /// The constants every query shares.
-struct Globals {
-    shared: Shared,
-    threads: [ThreadVars; 2],
+pub(crate) struct Globals {
+    pub(crate) shared: Shared,
+    pub(crate) threads: [ThreadVars; 2],
     /// Scalar parameters: name, type, constant.
     params: Vec<(String, ScalarTy, Term)>,
 }
 
 /// One side of a query, encoded.
-struct Side {
-    constraints: Vec<Term>,
-    index: Term,
-    index_ty: ScalarTy,
+pub(crate) struct Side {
+    pub(crate) constraints: Vec<Term>,
+    pub(crate) index: Term,
+    pub(crate) index_ty: ScalarTy,
     /// Per-thread loop variables: name, type, constant.
     loops: Vec<(String, ScalarTy, Term)>,
     reasons: Vec<UnknownReason>,
@@ -427,16 +446,17 @@ struct Side {
 /// A synchronized loop's variable in one iteration role, shared by both
 /// threads of a same-block query: the loops and roles from the outermost
 /// enclosing synchronized loop down to this one.
-type BinderKey = Vec<(LoopId, Role)>;
+pub(crate) type BinderKey = Vec<(LoopId, Role)>;
 
 /// The shared constants of one same-block query.
-struct Binders<'p> {
+pub(crate) struct Binders<'p> {
     /// In order: a key's prefixes come before it.
-    entries: Vec<(BinderKey, &'p ForLoop, Term)>,
-    /// Their ranges, pinned values and links.
-    constraints: Vec<Term>,
+    pub(crate) entries: Vec<(BinderKey, &'p ForLoop, Term)>,
+    /// Per entry: its range, pinned value and link to the current
+    /// iteration, with the instances of the query that need the entry.
+    pub(crate) constraints: Vec<(Vec<Term>, Vec<usize>)>,
     /// Constants to declare.
-    decls: Vec<(String, Sort)>,
+    pub(crate) decls: Vec<(String, Sort)>,
 }
 
 impl Binders<'_> {
@@ -449,7 +469,7 @@ impl Binders<'_> {
 
     /// The loop variables an instance sees: each enclosing synchronized
     /// loop bound to its role's constant.
-    fn loop_vars(&self, key: &[(LoopId, Role)]) -> HashMap<LoopId, Term> {
+    pub(crate) fn loop_vars(&self, key: &[(LoopId, Role)]) -> HashMap<LoopId, Term> {
         (1..=key.len())
             .filter_map(|n| Some((key[n - 1].0, self.get(&key[..n])?.clone())))
             .collect()
@@ -457,7 +477,7 @@ impl Binders<'_> {
 }
 
 /// The key of every enclosing synchronized loop of an instance.
-fn inst_key(site: &Site<'_>, inst: &Inst) -> BinderKey {
+pub(crate) fn inst_key(site: &Site<'_>, inst: &Inst) -> BinderKey {
     site.sync_loops
         .iter()
         .zip(&inst.path)
@@ -465,8 +485,45 @@ fn inst_key(site: &Site<'_>, inst: &Inst) -> BinderKey {
         .collect()
 }
 
+/// Which of a site's enclosing synchronized loops (by position) its
+/// guards, index and unsynchronized loops' bounds mention, closed under
+/// the bounds and steps of the loops mentioned.
+fn referenced_sync_loops(site: &Site<'_>) -> Vec<bool> {
+    let n = site.sync_loops.len();
+    let mut needed = vec![false; n];
+    let mut work: Vec<usize> = Vec::new();
+    let mention = |s: &Sym, needed: &mut Vec<bool>, work: &mut Vec<usize>| {
+        s.walk(&mut |e| {
+            if let Sym::LoopVar { loop_id, .. } = e {
+                if let Some(p) = site.sync_loops.iter().position(|l| l.loop_id == *loop_id) {
+                    if !needed[p] {
+                        needed[p] = true;
+                        work.push(p);
+                    }
+                }
+            }
+        })
+    };
+    for g in &site.guards {
+        mention(g, &mut needed, &mut work);
+    }
+    mention(&site.access.index, &mut needed, &mut work);
+    for l in &site.loops {
+        for s in [&l.lo, &l.hi, l.step.amount()] {
+            mention(s, &mut needed, &mut work);
+        }
+    }
+    while let Some(p) = work.pop() {
+        let l = site.sync_loops[p];
+        for s in [&l.lo, &l.hi, l.step.amount()] {
+            mention(s, &mut needed, &mut work);
+        }
+    }
+    needed
+}
+
 /// `lo <= v < hi` in the loop's type.
-fn in_range(l: &ForLoop, lo: Term, v: Term, hi: Term) -> [Term; 2] {
+pub(crate) fn in_range(l: &ForLoop, lo: Term, v: Term, hi: Term) -> [Term; 2] {
     if l.ty.is_signed() {
         [term::bvsle(lo, v.clone()), term::bvslt(v, hi)]
     } else {
@@ -532,22 +589,25 @@ impl Oracle for Check<'_> {
         let n = self.queries;
         self.queries += 1;
         let s = self.session()?;
+        let entered = enter_context(s, n, sync_loops);
         s.solver.push()?;
         let mut approximate = false;
-        let r = context_query(s, n, sync_loops, guards, |e1, e2| {
-            let mut differ = Vec::new();
-            for v in values {
-                let ty = if v.ty() == ScalarTy::Bool {
-                    ScalarTy::Bool
-                } else {
-                    v.ty()
-                };
-                let x = e1.encode_as(v, ty)?;
-                let y = e2.encode_as(v, ty)?;
-                differ.push(term::not(term::eq(x, y)));
-            }
-            approximate = !e1.approximations.is_empty() || !e2.approximations.is_empty();
-            Ok(term::or(differ))
+        let r = entered.and_then(|()| {
+            context_query(s, n, guards, |e1, e2| {
+                let mut differ = Vec::new();
+                for v in values {
+                    let ty = if v.ty() == ScalarTy::Bool {
+                        ScalarTy::Bool
+                    } else {
+                        v.ty()
+                    };
+                    let x = e1.encode_as(v, ty)?;
+                    let y = e2.encode_as(v, ty)?;
+                    differ.push(term::not(term::eq(x, y)));
+                }
+                approximate = !e1.approximations.is_empty() || !e2.approximations.is_empty();
+                Ok(term::or(differ))
+            })
         });
         let out = match r {
             Ok(CheckResult::Unsat) => Ok(Uniformity::Uniform),
@@ -624,8 +684,9 @@ impl Check<'_> {
         let n = self.queries;
         self.queries += 1;
         let s = self.session()?;
+        let entered = enter_context(s, n, sync_loops);
         s.solver.push()?;
-        let r = context_query(s, n, sync_loops, guards, goal);
+        let r = entered.and_then(|()| context_query(s, n, guards, goal));
         s.solver.pop()?;
         Ok(r)
     }
@@ -650,31 +711,67 @@ fn divergence_threads(s: &mut Session) -> Result<[ThreadId; 2], SmtError> {
     Ok([t(0), t(1)])
 }
 
-/// Asserts a well-formedness context (enclosing synchronized loop
-/// variables shared by two threads of one block and in range, the
-/// enclosing conditions for both threads) and `goal`, built from both
-/// threads' encoders, and checks. The caller pushes and pops.
+/// Makes the solver's scopes hold the well-formedness context of
+/// `sync_loops` (the enclosing synchronized loops, outermost first): one
+/// scope per loop, with its variable shared by the two threads of a block
+/// and constrained to its range. Scopes of loops no longer enclosing are
+/// popped first. Aligning walks the protocol depth first, so consecutive
+/// queries share most of their context and it is sent once, not once per
+/// query (linear, not quadratic, in the nesting depth).
+fn enter_context(s: &mut Session, n: usize, sync_loops: &[&ForLoop]) -> Result<(), Fatal> {
+    let common = s
+        .context
+        .iter()
+        .zip(sync_loops)
+        .take_while(|((p, _, _), l)| std::ptr::eq(*p, **l))
+        .count();
+    while s.context.len() > common {
+        s.solver.pop()?;
+        s.context.pop();
+    }
+    for (k, l) in sync_loops.iter().enumerate().skip(common) {
+        let g = &s.globals;
+        let mut e = Encoder::new(&g.shared, &g.threads[0], &format!("wf{n}l{k}"));
+        e.loop_vars = s
+            .context
+            .iter()
+            .map(|(_, v, id)| (*id, v.clone()))
+            .collect();
+        let lo = e.encode_as(&l.lo, l.ty)?;
+        let hi = e.encode_as(&l.hi, l.ty)?;
+        let v = e.fresh("v", sort_of(l.ty)?);
+        // Encoded before the scope opens: a failure leaves the stack and
+        // the solver's scopes in step.
+        s.solver.push()?;
+        for (name, sort) in &e.decls {
+            s.solver.declare_const(name, sort)?;
+        }
+        for a in in_range(l, lo, v.clone(), hi) {
+            s.solver.assert(&a)?;
+        }
+        s.context.push((*l as *const ForLoop, v, l.loop_id));
+    }
+    Ok(())
+}
+
+/// Asserts the per-query part of a well-formedness context (the enclosing
+/// conditions, for both threads, over the loop variables of the context
+/// that [`enter_context`] set up) and `goal`, built from both threads'
+/// encoders, and checks. The caller pushes and pops.
 fn context_query(
     s: &mut Session,
     n: usize,
-    sync_loops: &[&ForLoop],
     guards: &[Sym],
     goal: impl FnOnce(&mut Encoder<'_>, &mut Encoder<'_>) -> Result<Term, EncodeError>,
 ) -> Result<CheckResult, Fatal> {
     let g = &s.globals;
-    let mut vars: HashMap<LoopId, Term> = HashMap::new();
+    let vars: HashMap<LoopId, Term> = s
+        .context
+        .iter()
+        .map(|(_, v, id)| (*id, v.clone()))
+        .collect();
     let mut asserts = Vec::new();
     let mut decls = Vec::new();
-    for (k, l) in sync_loops.iter().enumerate() {
-        let mut e = Encoder::new(&g.shared, &g.threads[0], &format!("wf{n}l{k}"));
-        e.loop_vars = vars.clone();
-        let lo = e.encode_as(&l.lo, l.ty)?;
-        let hi = e.encode_as(&l.hi, l.ty)?;
-        let v = e.fresh("v", sort_of(l.ty)?);
-        asserts.extend(in_range(l, lo, v.clone(), hi));
-        decls.extend(e.decls);
-        vars.insert(l.loop_id, v);
-    }
     let mut e1 = Encoder::new(&g.shared, &g.threads[0], &format!("wf{n}t1"));
     let mut e2 = Encoder::new(&g.shared, &g.threads[1], &format!("wf{n}t2"));
     e1.loop_vars = vars.clone();
@@ -713,36 +810,85 @@ impl<'k> Check<'k> {
             }
             Err(AlignError::Oracle(e)) => return Err(e),
         };
+        if let Some(s) = self.session.as_mut() {
+            enter_context(s, 0, &[])?;
+        }
         let pairs = candidate_pairs(self.kernel, &aligned);
-        let mut racy_spans: HashSet<(Span, Span)> = HashSet::new();
-        for pair in &pairs {
-            let (i, j) = pair.sites();
-            let (a, b) = (&aligned.sites[i], &aligned.sites[j]);
-            let key = (a.access.span, b.access.span);
-            if racy_spans.contains(&key) || racy_spans.contains(&(key.1, key.0)) {
-                continue;
-            }
-            let race = match pair {
-                Pair::SameBlock {
-                    a: x,
-                    b: y,
-                    assumed,
-                } => self.query(&aligned.sites, Some((x, y, *assumed)), i, j)?,
-                Pair::CrossBlock { .. } => self.query(&aligned.sites, None, i, j)?,
-            };
-            if let Some(race) = race {
-                racy_spans.insert(key);
-                self.races.push(race);
+        let sites = &aligned.sites;
+        let span_key = |p: &Pair| {
+            let (i, j) = p.sites();
+            (sites[i].access.span, sites[j].access.span)
+        };
+        // Racy pairs of locations, and each race with its pair's rank.
+        let mut racy: HashSet<(Span, Span)> = HashSet::new();
+        let mut found: Vec<(usize, Race)> = Vec::new();
+        let mut done: HashSet<usize> = HashSet::new();
+        for group in batch::groups(self.kernel, &aligned) {
+            loop {
+                match self.batch_query(sites, &group, &racy)? {
+                    Outcome::Clear => break,
+                    Outcome::Racy(x, y) => {
+                        // The most certain race of that pair of locations,
+                        // from the pairwise queries in their order.
+                        racy.insert((x, y));
+                        for (rank, pair) in pairs.iter().enumerate() {
+                            let (a, b) = span_key(pair);
+                            if !((a, b) == (x, y) || (b, a) == (x, y)) || !done.insert(rank) {
+                                continue;
+                            }
+                            if let Some(race) = self.pair_query(sites, pair)? {
+                                found.push((rank, race));
+                                break;
+                            }
+                        }
+                    }
+                    Outcome::Inconclusive => {
+                        // Every pair of the group, one query each.
+                        for (rank, pair) in pairs.iter().enumerate() {
+                            let (a, b) = span_key(pair);
+                            if !in_group(&group, pair)
+                                || batch::is_blocked(&racy, a, b)
+                                || !done.insert(rank)
+                            {
+                                continue;
+                            }
+                            if let Some(race) = self.pair_query(sites, pair)? {
+                                racy.insert((a, b));
+                                found.push((rank, race));
+                            }
+                        }
+                        break;
+                    }
+                }
             }
         }
+        found.sort_by_key(|(rank, _)| *rank);
+        self.races.extend(found.into_iter().map(|(_, r)| r));
         Ok(None)
     }
 
-    fn session(&mut self) -> Result<&mut Session, Fatal> {
+    /// The pairwise query of one candidate pair.
+    fn pair_query(&mut self, sites: &[Site<'_>], pair: &Pair) -> Result<Option<Race>, Fatal> {
+        let (i, j) = pair.sites();
+        match pair {
+            Pair::SameBlock {
+                a: x,
+                b: y,
+                assumed,
+            } => self.query(sites, Some((x, y, *assumed)), i, j),
+            Pair::CrossBlock { .. } => self.query(sites, None, i, j),
+        }
+    }
+
+    pub(crate) fn session(&mut self) -> Result<&mut Session, Fatal> {
         if self.session.is_none() {
             let mut solver = Solver::start(self.config.clone())?;
             let globals = self.declare_globals(&mut solver, self.kp)?;
-            self.session = Some(Session { solver, globals });
+            self.session = Some(Session {
+                solver,
+                globals,
+                context: Vec::new(),
+            });
         }
         Ok(self.session.as_mut().expect("invariant: started"))
     }
@@ -879,39 +1025,60 @@ impl<'k> Check<'k> {
     }
 
     /// Declares the shared constants of a same-block query for the
-    /// instances `insts` and returns them with their constraints.
-    fn binders<'p>(
+    /// instances `insts` and returns them with their constraints, each
+    /// entry with the instances (indices into `insts`) that need it.
+    ///
+    /// With `referenced_only`, an instance needs only the constants its
+    /// guards, index and own loops' bounds mention (and, transitively, those
+    /// the needed loops' bounds and steps mention): dropping the others'
+    /// constraints over-approximates (used by the batched queries, whose
+    /// answers are confirmed pairwise).
+    pub(crate) fn binders<'p>(
         globals: &Globals,
         prefix: &str,
-        insts: [(&Site<'p>, &Inst); 2],
+        insts: &[(&Site<'p>, &Inst)],
+        referenced_only: bool,
     ) -> Result<Binders<'p>, EncodeError> {
-        let mut wanted: Vec<(BinderKey, &'p ForLoop)> = Vec::new();
-        for (site, inst) in insts {
+        let mut wanted: Vec<(BinderKey, &'p ForLoop, Vec<usize>)> = Vec::new();
+        let mut want = |k: BinderKey, l: &'p ForLoop, user: usize| match wanted
+            .iter_mut()
+            .find(|(w, _, _)| *w == k)
+        {
+            Some((_, _, users)) => {
+                if !users.contains(&user) {
+                    users.push(user);
+                }
+            }
+            None => wanted.push((k, l, vec![user])),
+        };
+        for (user, (site, inst)) in insts.iter().enumerate() {
             let key = inst_key(site, inst);
+            let needed = if referenced_only {
+                referenced_sync_loops(site)
+            } else {
+                vec![true; key.len()]
+            };
             for n in 1..=key.len() {
+                if !needed[n - 1] {
+                    continue;
+                }
                 let l = site.sync_loops[n - 1];
                 let mut k = key[..n].to_vec();
-                if !wanted.iter().any(|(w, _)| *w == k) {
-                    wanted.push((k.clone(), l));
-                }
+                want(k.clone(), l, user);
                 // The previous iteration is linked to the current one.
                 if k[n - 1].1 == Role::Prev {
                     k[n - 1].1 = Role::Cur;
-                    if !wanted.iter().any(|(w, _)| *w == k) {
-                        wanted.push((k, l));
-                    }
+                    want(k, l, user);
                 }
             }
         }
-        wanted.sort_by_key(|(k, _)| k.len());
+        wanted.sort_by_key(|(k, _, _)| k.len());
         let mut binders = Binders {
             entries: Vec::new(),
             constraints: Vec::new(),
             decls: Vec::new(),
         };
-        let mut constraints = Vec::new();
-        let mut decls = Vec::new();
-        for (idx, (key, l)) in wanted.iter().enumerate() {
+        for (idx, (key, l, users)) in wanted.iter().enumerate() {
             let mut e = Encoder::new(
                 &globals.shared,
                 &globals.threads[0],
@@ -921,7 +1088,7 @@ impl<'k> Check<'k> {
             let v = e.fresh("sync", sort_of(l.ty)?);
             let lo = e.encode_as(&l.lo, l.ty)?;
             let hi = e.encode_as(&l.hi, l.ty)?;
-            constraints.extend(in_range(l, lo, v.clone(), hi));
+            let mut constraints: Vec<Term> = in_range(l, lo, v.clone(), hi).into();
             let pinned = match key[key.len() - 1].1 {
                 Role::First => Some(first_value(l)),
                 Role::Last => last_value(l),
@@ -931,11 +1098,13 @@ impl<'k> Check<'k> {
                 let value = e.encode_as(&value, l.ty)?;
                 constraints.push(term::eq(v.clone(), value));
             }
-            decls.extend(e.decls);
+            binders.decls.extend(e.decls);
             binders.entries.push((key.clone(), *l, v));
+            binders.constraints.push((constraints, users.clone()));
         }
         // cur = step(prev), for every previous iteration.
-        for (key, l, prev) in &binders.entries {
+        for k in 0..binders.entries.len() {
+            let (key, l, prev) = &binders.entries[k];
             if key[key.len() - 1].1 != Role::Prev {
                 continue;
             }
@@ -945,22 +1114,20 @@ impl<'k> Check<'k> {
             let mut e = Encoder::new(
                 &globals.shared,
                 &globals.threads[0],
-                &format!("{prefix}p{}", constraints.len()),
+                &format!("{prefix}p{k}"),
             );
             e.loop_vars = binders.loop_vars(&key[..key.len() - 1]);
             e.loop_vars.insert(l.loop_id, prev.clone());
             let next = e.encode_as(&step_sym(l), l.ty)?;
-            constraints.push(term::eq(cur, next));
-            decls.extend(e.decls);
+            binders.decls.extend(e.decls);
+            binders.constraints[k].0.push(term::eq(cur, next));
         }
-        binders.constraints = constraints;
-        binders.decls = decls;
         Ok(binders)
     }
 
     /// Encodes one side: `bound` are the shared synchronized loop
     /// variables, `fresh` the loops whose variables are this thread's own.
-    fn encode_side(
+    pub(crate) fn encode_side(
         &self,
         globals: &Globals,
         thread: usize,
@@ -1038,8 +1205,12 @@ impl<'k> Check<'k> {
         let mut shared_vars: Vec<(String, ScalarTy, Term)> = Vec::new();
         let (s1, s2) = match same {
             Some((x, y, _)) => {
-                let mut binders = Self::binders(globals, &format!("q{n}"), [(a, x), (b, y)])?;
-                shared_constraints = std::mem::take(&mut binders.constraints);
+                let mut binders =
+                    Self::binders(globals, &format!("q{n}"), &[(a, x), (b, y)], false)?;
+                shared_constraints = std::mem::take(&mut binders.constraints)
+                    .into_iter()
+                    .flat_map(|(c, _)| c)
+                    .collect();
                 decls = std::mem::take(&mut binders.decls);
                 for (key, l, t) in &binders.entries {
                     let role = key[key.len() - 1].1;
