@@ -13,7 +13,8 @@ use std::time::Duration;
 use warpsafe_ir::Kernel;
 use warpsafe_source::SourceMap;
 use warpsafe_static::{
-    check_protocol, infer, print_protocol, Certainty, Race, RaceConfig, RaceScope, Verdict, Witness,
+    check_protocol, infer, print_protocol, Certainty, Divergence, Race, RaceConfig, RaceScope,
+    ThreadId, Verdict, Witness,
 };
 
 #[derive(Args)]
@@ -109,35 +110,17 @@ pub fn run(args: CheckArgs) -> Result<u8> {
                     print_race(r, k, src);
                 }
             }
-            Verdict::Divergent(d) => {
+            Verdict::Divergent(ds) => {
                 racy = true;
-                let certainty = match &d.certainty {
-                    warpsafe_static::Certainty::Provable => "provable".to_string(),
-                    warpsafe_static::Certainty::Possible { reasons } => {
-                        format!("possible: {}", reasons.join("; "))
-                    }
-                };
-                println!("kernel {}: DIVERGENT (barrier divergence)", k.name);
                 println!(
-                    "  barrier at {}: {} [{certainty}]",
-                    src.describe(d.span),
-                    d.reason
+                    "kernel {}: DIVERGENT ({} divergent barrier(s))",
+                    k.name,
+                    ds.len()
                 );
-                if let Some([a, b]) = &d.threads {
-                    let t = |t: &warpsafe_static::ThreadId| {
-                        format!(
-                            "blockIdx=({},{},{}) threadIdx=({},{},{})",
-                            t.block_idx[0],
-                            t.block_idx[1],
-                            t.block_idx[2],
-                            t.thread_idx[0],
-                            t.thread_idx[1],
-                            t.thread_idx[2]
-                        )
-                    };
-                    println!("    witness: thread 1: {}, thread 2: {}", t(a), t(b));
+                for d in ds {
+                    print_divergence(d, src);
                 }
-                println!("  note: data races after a divergent barrier are not checked");
+                println!("  note: data races are not checked in a kernel with barrier divergence");
             }
             Verdict::Unknown { reason, span } => {
                 unknown = true;
@@ -171,6 +154,32 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     } else {
         exit::OK
     })
+}
+
+fn print_divergence(d: &Divergence, src: &SourceMap) {
+    let certainty = match &d.certainty {
+        Certainty::Provable => "provable".to_string(),
+        Certainty::Possible { reasons } => format!("possible: {}", reasons.join("; ")),
+    };
+    println!(
+        "  barrier at {}: {} [{certainty}]",
+        src.describe(d.span),
+        d.reason
+    );
+    if let Some([a, b]) = &d.threads {
+        let t = |t: &ThreadId| {
+            format!(
+                "blockIdx=({},{},{}) threadIdx=({},{},{})",
+                t.block_idx[0],
+                t.block_idx[1],
+                t.block_idx[2],
+                t.thread_idx[0],
+                t.thread_idx[1],
+                t.thread_idx[2]
+            )
+        };
+        println!("    witness: thread 1: {}, thread 2: {}", t(a), t(b));
+    }
 }
 
 fn print_race(r: &Race, k: &Kernel, src: &SourceMap) {

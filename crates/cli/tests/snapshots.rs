@@ -19,13 +19,18 @@ fn workspace_root() -> PathBuf {
 /// `warpsafe ir` on `path` (relative to the workspace root) with the flags
 /// of its header.
 fn ir_command(rel: &Path) -> Command {
+    command_with_header_flags("ir", rel)
+}
+
+/// `warpsafe COMMAND path` with the flags of the kernel's header.
+fn command_with_header_flags(command: &str, rel: &Path) -> Command {
     let root = workspace_root();
     let text = std::fs::read_to_string(root.join(rel))
         .expect("invariant: test kernels are readable UTF-8");
     let header = warpsafe_corpus::parse_header(&text);
     let mut cmd = Command::new(get_cargo_bin("warpsafe"));
     cmd.current_dir(&root)
-        .arg("ir")
+        .arg(command)
         .arg(rel)
         .args(&header.flags);
     cmd
@@ -53,4 +58,14 @@ fn check_of_the_bundled_example() {
     cmd.current_dir(workspace_root())
         .args(["check", "examples/transpose.cu"]);
     assert_cmd_snapshot!(cmd);
+}
+
+/// `warpsafe check` of the kernel with several divergent barriers: every
+/// one is listed with its witness.
+#[test]
+fn check_of_every_divergent_barrier() {
+    assert_cmd_snapshot!(command_with_header_flags(
+        "check",
+        Path::new("tests/kernels/constructs/barrier_divergence_every_barrier.cu")
+    ));
 }

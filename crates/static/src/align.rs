@@ -35,14 +35,21 @@
 //! Here:
 //! - a conditional whose branches contain a block barrier must be *proved*
 //!   thread-uniform within a block by the [`Oracle`] (`c(t1) != c(t2)`
-//!   unsat for two threads of one block); otherwise the result is UNKNOWN
-//!   with [`DIVERGENCE_REASON`]. Its two branches are then alternative
+//!   unsat for two threads of one block). When the solver finds two threads
+//!   that disagree, each barrier inside is checked on its own (its reach
+//!   condition `P_i(t1) != P_i(t2)`, seed 001 §5.2) and every divergent one
+//!   is recorded with its witness; aligning then goes on as if the
+//!   condition were uniform, to find the divergent barriers further on (the
+//!   result is [`AlignError::Divergent`] with all of them). When the solver
+//!   gives up, the result is UNKNOWN with [`DIVERGENCE_REASON`]. Its two branches are then alternative
 //!   protocols, each under its condition (the guard `c` or `!c` on every
 //!   access in it); a branch whose condition is proved unsatisfiable in its
 //!   context is dead and dropped (the inference's overflow splits, e.g.
 //!   `if n < INT_MAX { for .. } else { loop .. }`, often have one);
 //! - a synchronized loop's bounds and step must be proved uniform the same
-//!   way (else UNKNOWN, [`LOOP_DIVERGENCE_REASON`]);
+//!   way (two threads that disagree make every barrier that each iteration
+//!   passes divergent; no proof either way: UNKNOWN,
+//!   [`LOOP_DIVERGENCE_REASON`]);
 //! - when the oracle cannot prove `n < m`, the loop may run zero times: the
 //!   loop is then the alternative "no barrier at all", so the code before
 //!   and after it also meet in one phase, which is checked too. Nothing is
@@ -178,9 +185,12 @@ pub(crate) trait Oracle {
 /// Why aligning stopped.
 pub(crate) enum AlignError<E> {
     Unsupported(String, Span),
-    /// Two threads of one block disagree about reaching the barrier at the
-    /// span (seed 001 §5.2).
-    Divergent(Box<Divergence>),
+    /// Barrier divergence (seed 001 §5.2): every barrier found that two
+    /// threads of one block disagree about reaching, each with its own
+    /// witness, in program order. Aligning goes on past a divergent
+    /// conditional or loop (as if it were uniform) to find the others;
+    /// a construct it cannot handle ends the search early.
+    Divergent(Vec<Divergence>),
     Oracle(E),
 }
 
@@ -204,22 +214,62 @@ impl<E> From<E> for AlignError<E> {
     }
 }
 
-/// A barrier's condition or loop bounds: proved uniform, divergent (with
-/// a witness), or neither (UNKNOWN).
-fn divergence_check<E>(u: Uniformity, reason: &str, span: Span) -> Result<(), AlignError<E>> {
-    match u {
-        Uniformity::Uniform => Ok(()),
-        Uniformity::Differs { threads, certainty } => {
-            Err(AlignError::Divergent(Box::new(Divergence {
-                span,
-                reason: reason
-                    .replace("may differ", "differs")
-                    .replace(" (possible barrier divergence)", ""),
-                threads,
-                certainty,
-            })))
+/// A divergent barrier at `span`, reported with `reason` (one of the
+/// "may differ" reasons, stated as a fact).
+fn divergence(
+    span: Span,
+    reason: &str,
+    threads: Option<[ThreadId; 2]>,
+    certainty: Certainty,
+) -> Divergence {
+    Divergence {
+        span,
+        reason: reason
+            .replace("bounds or step may differ", "bounds or step differ")
+            .replace("may differ", "differs")
+            .replace(" (possible barrier divergence)", ""),
+        threads,
+        certainty,
+    }
+}
+
+/// The block barriers in `p` with the condition, relative to `p`'s entry,
+/// under which each is reached (`cond` for `p` itself): the paper's
+/// `P_i` of seed 001 §5.2, for the barriers of one conditional. Barriers
+/// inside loops get the condition of reaching the loop.
+fn barriers_reached(p: &Proto, cond: Sym, out: &mut Vec<(Span, Sym)>) {
+    match p {
+        Proto::Sync {
+            kind: SyncKind::Block,
+            span,
+        } => out.push((*span, cond)),
+        Proto::Seq(items) => items
+            .iter()
+            .for_each(|q| barriers_reached(q, cond.clone(), out)),
+        Proto::If {
+            cond: c,
+            then_,
+            else_,
+        } => {
+            barriers_reached(then_, Sym::and(cond.clone(), c.clone()), out);
+            barriers_reached(else_, Sym::and(cond, Sym::negate(c.clone())), out);
         }
-        Uniformity::Unproved => Err(AlignError::Unsupported(reason.into(), span)),
+        Proto::For(l) => barriers_reached(&l.body, cond, out),
+        Proto::Loop { body, .. } => barriers_reached(body, cond, out),
+        Proto::Skip | Proto::Access(_) | Proto::Sync { .. } => {}
+    }
+}
+
+/// The block barriers of a loop body that every iteration passes (not
+/// under a conditional or an inner loop).
+fn unconditional_barriers(p: &Proto, out: &mut Vec<Span>) {
+    match p {
+        Proto::Sync {
+            kind: SyncKind::Block,
+            span,
+        } => out.push(*span),
+        Proto::Seq(items) => items.iter().for_each(|q| unconditional_barriers(q, out)),
+        _ => {}
     }
 }
 
@@ -461,8 +511,18 @@ pub(crate) fn align<'p, O: Oracle>(
         in_unknown_loop: false,
         grid_phase: 0,
         depth: 0,
+        divergences: Vec::new(),
     };
-    let frag = a.frag(body)?;
+    let frag = match a.frag(body) {
+        Ok(f) => f,
+        Err(AlignError::Unsupported(..)) if !a.divergences.is_empty() => {
+            return Err(AlignError::Divergent(a.divergences))
+        }
+        Err(e) => return Err(e),
+    };
+    if !a.divergences.is_empty() {
+        return Err(AlignError::Divergent(a.divergences));
+    }
     let mut phases: Vec<Phase> = Vec::new();
     for alt in frag {
         let pieces = match alt.kind {
@@ -504,6 +564,8 @@ struct Aligner<'p, 'o, O: Oracle> {
     grid_phase: usize,
     /// Nesting depth in `If`/`For`/`Loop`.
     depth: usize,
+    /// Divergent barriers found so far, at most one per barrier.
+    divergences: Vec<Divergence>,
 }
 
 impl<'p, O: Oracle> Aligner<'p, '_, O> {
@@ -561,7 +623,15 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                         .oracle
                         .uniform(&self.sync_loops, &self.guards, &[cond])?;
                     let span = first_sync_span(p).expect("invariant: a barrier inside");
-                    divergence_check(uniform, DIVERGENCE_REASON, span)?;
+                    match uniform {
+                        Uniformity::Uniform => {}
+                        Uniformity::Unproved => {
+                            return Err(AlignError::Unsupported(DIVERGENCE_REASON.into(), span))
+                        }
+                        Uniformity::Differs { threads, certainty } => {
+                            self.divergent_if(p, span, threads, certainty)?
+                        }
+                    }
                 }
                 let not_cond = Sym::negate(cond.clone());
                 // A branch proved dead (in a synchronized conditional)
@@ -651,6 +721,46 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
         })
     }
 
+    /// Records a divergent barrier, once per barrier.
+    fn record(&mut self, d: Divergence) {
+        if !self.divergences.iter().any(|e| e.span == d.span) {
+            self.divergences.push(d);
+        }
+    }
+
+    /// A conditional around barriers whose condition differs between two
+    /// threads of a block (`threads`): each barrier inside is checked on
+    /// its own (`P_i(t1) != P_i(t2)`, seed 001 §5.2) and recorded with its
+    /// witness when the threads can disagree about it; if no single
+    /// barrier can be shown so, the first one is recorded with the
+    /// conditional's witness.
+    fn divergent_if(
+        &mut self,
+        p: &Proto,
+        first: Span,
+        threads: Option<[ThreadId; 2]>,
+        certainty: Certainty,
+    ) -> Result<(), AlignError<O::Error>> {
+        let mut barriers = Vec::new();
+        barriers_reached(p, Sym::Bool(true), &mut barriers);
+        let before = self.divergences.len();
+        for (span, reach) in barriers {
+            if self.divergences.iter().any(|d| d.span == span) {
+                continue;
+            }
+            let u = self
+                .oracle
+                .uniform(&self.sync_loops, &self.guards, &[&reach])?;
+            if let Uniformity::Differs { threads, certainty } = u {
+                self.record(divergence(span, DIVERGENCE_REASON, threads, certainty));
+            }
+        }
+        if self.divergences.len() == before {
+            self.record(divergence(first, DIVERGENCE_REASON, threads, certainty));
+        }
+        Ok(())
+    }
+
     /// A `For` loop whose body contains a block barrier (Fig. 3).
     fn sync_loop(&mut self, l: &'p ForLoop) -> Result<Frag, AlignError<O::Error>> {
         let span = first_sync_span(&l.body).unwrap_or(l.span);
@@ -661,7 +771,30 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
         let uniform = self
             .oracle
             .uniform(&self.sync_loops, &self.guards, &values)?;
-        divergence_check(uniform, LOOP_DIVERGENCE_REASON, span)?;
+        match uniform {
+            Uniformity::Uniform => {}
+            Uniformity::Unproved => {
+                return Err(AlignError::Unsupported(LOOP_DIVERGENCE_REASON.into(), span))
+            }
+            Uniformity::Differs { threads, certainty } => {
+                // Threads run different numbers of iterations: each barrier
+                // every iteration passes is reached a different number of
+                // times (the loop's witness shows it for all of them).
+                let mut spans = Vec::new();
+                unconditional_barriers(&l.body, &mut spans);
+                if spans.is_empty() {
+                    spans.push(span);
+                }
+                for b in spans {
+                    self.record(divergence(
+                        b,
+                        LOOP_DIVERGENCE_REASON,
+                        threads,
+                        certainty.clone(),
+                    ));
+                }
+            }
+        }
         let nonempty = self.oracle.nonempty(&self.sync_loops, &self.guards, l)?;
         self.sync_loops.push(l);
         let body = self.frag(&l.body);

@@ -139,17 +139,17 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         global_reasons: unmodelled_synchronisation(kernel),
         queries: 0,
         param_values: &config.params,
-        divergence: None,
+        divergences: Vec::new(),
     };
     let outcome = check.run();
     let Check {
         races,
         inconclusive,
-        divergence,
+        divergences,
         ..
     } = check;
-    if let Some(d) = divergence {
-        report.verdict = Verdict::Divergent(d);
+    if !divergences.is_empty() {
+        report.verdict = Verdict::Divergent(divergences);
         return report;
     }
     for (a, b, msg) in &inconclusive {
@@ -411,8 +411,8 @@ pub(crate) struct Check<'k> {
     pub(crate) queries: usize,
     /// Concrete values of scalar parameters, by name.
     param_values: &'k [(String, i128)],
-    /// A divergent barrier found while aligning (races are not checked).
-    divergence: Option<Divergence>,
+    /// Divergent barriers found while aligning (races are not checked).
+    divergences: Vec<Divergence>,
 }
 
 /// A solver with the global constants declared.
@@ -805,7 +805,7 @@ impl<'k> Check<'k> {
             Ok(a) => a,
             Err(AlignError::Unsupported(reason, span)) => return Ok(Some((reason, span))),
             Err(AlignError::Divergent(d)) => {
-                self.divergence = Some(*d);
+                self.divergences = d;
                 return Ok(None);
             }
             Err(AlignError::Oracle(e)) => return Err(e),

@@ -15,9 +15,10 @@ pub enum Verdict {
     Drf,
     /// At least one race; every racy pair of access sites once.
     Racy(Vec<Race>),
-    /// Barrier divergence: two threads of one block disagree about reaching
-    /// a barrier (seed 001 §5.2). Races are not checked past it.
-    Divergent(Divergence),
+    /// Barrier divergence: for each barrier listed (in program order, at
+    /// least one), two threads of one block disagree about reaching it
+    /// (seed 001 §5.2). Races are not checked.
+    Divergent(Vec<Divergence>),
     /// The check could not decide; `span` points at the construct that
     /// stopped it, when there is one.
     Unknown { reason: String, span: Option<Span> },

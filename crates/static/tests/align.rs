@@ -46,18 +46,26 @@ fn block_sum(text: &str) -> Kernel {
         .expect("blockSum")
 }
 
-/// The divergent barrier's reason, checking the witness: two threads of
-/// one block.
-fn divergence(r: &KernelReport) -> &warpsafe_static::Divergence {
+/// The divergent barriers, checking each witness: two threads of one
+/// block.
+fn divergences(r: &KernelReport) -> &[warpsafe_static::Divergence] {
     match &r.verdict {
-        Verdict::Divergent(d) => {
-            let [a, b] = d.threads.expect("a witness");
-            assert_eq!(a.block_idx, b.block_idx, "the two threads share a block");
-            assert_ne!(a.thread_idx, b.thread_idx, "two distinct threads");
-            d
+        Verdict::Divergent(ds) => {
+            assert!(!ds.is_empty(), "at least one divergent barrier");
+            for d in ds {
+                let [a, b] = d.threads.expect("a witness");
+                assert_eq!(a.block_idx, b.block_idx, "the two threads share a block");
+                assert_ne!(a.thread_idx, b.thread_idx, "two distinct threads");
+            }
+            ds
         }
         v => panic!("expected DIVERGENT, got {v:?}"),
     }
+}
+
+/// The first divergent barrier.
+fn divergence(r: &KernelReport) -> &warpsafe_static::Divergence {
+    &divergences(r)[0]
 }
 
 fn unknown_reason(r: &KernelReport) -> &str {
@@ -399,6 +407,44 @@ fn loop_bounds_depending_on_the_thread_are_divergent() {
         }",
     );
     assert!(divergence(&r).reason.contains("loop"), "{:?}", r.verdict);
+}
+
+#[test]
+fn every_divergent_barrier_is_reported_with_its_own_witness() {
+    // Two divergent conditionals (three barriers), a uniform one between
+    // them, and a loop whose trip count depends on the thread.
+    let r = check_1d(
+        "__global__ void k(int *out, int n) {
+            __shared__ int s[256];
+            if (threadIdx.x < 16) { __syncthreads(); } else { __syncthreads(); }
+            if (n > 3) { __syncthreads(); }
+            if (threadIdx.x == 5) { s[threadIdx.x] = 1; __syncthreads(); }
+            for (unsigned i = 0; i < threadIdx.x % 4; i++) { __syncthreads(); s[threadIdx.x] = i; __syncthreads(); }
+        }",
+    );
+    let ds = divergences(&r);
+    let lines: Vec<u32> = ds.iter().map(|d| d.span.lo).collect();
+    assert_eq!(ds.len(), 5, "{ds:#?}");
+    assert!(
+        lines.windows(2).all(|w| w[0] < w[1]),
+        "program order: {lines:?}"
+    );
+    // The uniform `n > 3` barrier is not among them.
+    let text_of = |d: &warpsafe_static::Divergence| d.reason.clone();
+    assert!(
+        ds[..3].iter().all(|d| !text_of(d).contains("loop")),
+        "{ds:#?}"
+    );
+    assert!(
+        ds[3..].iter().all(|d| text_of(d).contains("loop")),
+        "{ds:#?}"
+    );
+    // The `== 5` barrier: exactly one of its two threads is thread 5.
+    let [a, b] = ds[2].threads.expect("witness");
+    assert_ne!(a.thread_idx[0] == 5, b.thread_idx[0] == 5, "{:?}", ds[2]);
+    // The loop: the two threads run different numbers of iterations.
+    let [a, b] = ds[3].threads.expect("witness");
+    assert_ne!(a.thread_idx[0] % 4, b.thread_idx[0] % 4, "{:?}", ds[3]);
 }
 
 #[test]
