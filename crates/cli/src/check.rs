@@ -1,8 +1,9 @@
 //! `warpsafe check FILE`: the v0 data-race check of every kernel.
 //!
-//! Exit status: 1 when a race is found; otherwise 2 when a kernel is
-//! UNKNOWN, the input has errors or no kernel was checked; 0 when every
-//! kernel is DRF (no data race or barrier divergence).
+//! Exit status: 1 when a race, a divergent barrier or a failing assertion
+//! is found; otherwise 2 when a kernel or an assertion is UNKNOWN, the
+//! input has errors or no kernel was checked; 0 when every kernel is DRF
+//! (no data race or barrier divergence) and every assertion holds.
 
 use crate::exit;
 use crate::input::{load, InputArgs};
@@ -13,8 +14,8 @@ use std::time::Duration;
 use warpsafe_ir::Kernel;
 use warpsafe_source::SourceMap;
 use warpsafe_static::{
-    check_protocol, infer, print_protocol, Certainty, Divergence, Race, RaceConfig, RaceScope,
-    ThreadId, Verdict, Witness,
+    check_protocol, infer, print_protocol, AssertCheck, AssertOutcome, Certainty, Divergence, Race,
+    RaceConfig, RaceScope, ThreadId, Verdict, Witness,
 };
 
 #[derive(Args)]
@@ -86,9 +87,6 @@ pub fn run(args: CheckArgs) -> Result<u8> {
                 if args.dump == Some(Dump::Protocol) {
                     print!("{}", print_protocol(&kp, k));
                 }
-                // Assertions are not checked yet: nothing is proven about
-                // them, so the run cannot end in "everything proven".
-                unknown |= !kp.asserts.is_empty();
                 check_protocol(k, &kp, &config)
             }
             Err(e) => {
@@ -100,7 +98,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         let src = &loaded.sources;
         match &report.verdict {
             Verdict::Drf => println!(
-                "kernel {}: DRF (no data race and no barrier divergence; assertions not checked)",
+                "kernel {}: DRF (no data race and no barrier divergence)",
                 k.name
             ),
             Verdict::Racy(races) => {
@@ -134,6 +132,9 @@ pub fn run(args: CheckArgs) -> Result<u8> {
                 }
             }
         }
+        let (failed, unproved) = print_asserts(&report.asserts, src);
+        racy |= failed;
+        unknown |= unproved;
         for n in &report.notes {
             println!("  note: {n}");
         }
@@ -154,6 +155,64 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     } else {
         exit::OK
     })
+}
+
+/// Prints the assertions' outcomes: a count of those that hold, and each
+/// one that fails (with its witness) or is unknown. Returns whether one
+/// fails and whether one is unknown.
+fn print_asserts(asserts: &[AssertCheck], src: &SourceMap) -> (bool, bool) {
+    if asserts.is_empty() {
+        return (false, false);
+    }
+    let holds = asserts
+        .iter()
+        .filter(|a| a.outcome == AssertOutcome::Holds)
+        .count();
+    println!(
+        "  assertions: {holds} of {} proved to hold for every thread",
+        asserts.len()
+    );
+    let (mut failed, mut unknown) = (false, false);
+    for a in asserts {
+        let at = src.describe(a.span);
+        match &a.outcome {
+            AssertOutcome::Holds => {}
+            AssertOutcome::Fails { certainty, witness } => {
+                failed = true;
+                let certainty = match certainty {
+                    Certainty::Provable => "provable".to_string(),
+                    Certainty::Possible { reasons } => format!("possible: {}", reasons.join("; ")),
+                };
+                println!("  assertion `{}` at {at} fails [{certainty}]", a.message);
+                if let Some(w) = witness {
+                    let triple = |t: [u64; 3]| format!("({},{},{})", t[0], t[1], t[2]);
+                    let mut parts = vec![format!(
+                        "blockIdx={} threadIdx={}",
+                        triple(w.thread.block_idx),
+                        triple(w.thread.thread_idx)
+                    )];
+                    if let Some(b) = w.block_dim {
+                        parts.push(format!("blockDim={}", triple(b)));
+                    }
+                    if let Some(g) = w.grid_dim {
+                        parts.push(format!("gridDim={}", triple(g)));
+                    }
+                    for (name, v) in &w.params {
+                        parts.push(format!("{name}={v}"));
+                    }
+                    for l in &w.loop_vars {
+                        parts.push(format!("{}={}", l.name, l.value));
+                    }
+                    println!("    witness: {}", parts.join(", "));
+                }
+            }
+            AssertOutcome::Unknown { reason } => {
+                unknown = true;
+                println!("  assertion `{}` at {at}: UNKNOWN: {reason}", a.message);
+            }
+        }
+    }
+    (failed, unknown)
 }
 
 fn print_divergence(d: &Divergence, src: &SourceMap) {

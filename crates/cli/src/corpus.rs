@@ -155,7 +155,8 @@ fn run_one(path: &Path, engine: Engine) -> Option<Row> {
                 (_, Expectation::Xfail(r)) if r == "data-race" || r == "heterogeneous-race" => {
                     got == "racy"
                 }
-                _ => got == "racy" || got == "divergent",
+                (_, Expectation::Xfail(r)) if r == "assert" => got == "assert",
+                _ => got == "racy" || got == "divergent" || got == "assert",
             };
             (got, ok, detail)
         }
@@ -204,13 +205,13 @@ fn print_table(rows: &[Row], verbose: bool) {
 }
 
 /// The static race check over every kernel of a file: `drf`, `racy`, or
-/// `unknown` (with the first reason); unchecked assertions make a DRF
-/// result `unknown`, since nothing is proven about them.
+/// `unknown` (with the first reason); a failing assertion gives `assert`,
+/// an assertion neither proved nor refuted makes a DRF result `unknown`.
 fn check_verdict(
     module: &warpsafe_ir::Module,
     flags: &warpsafe_corpus::KernelFlags,
 ) -> (String, Option<String>) {
-    use warpsafe_static::{check_kernel, RaceConfig, Verdict};
+    use warpsafe_static::{check_kernel, AssertOutcome, RaceConfig, Verdict};
     let params = flags
         .params
         .iter()
@@ -226,11 +227,14 @@ fn check_verdict(
             Verdict::Unknown { reason, .. } => {
                 unknown.get_or_insert(format!("{}: {reason}", k.name));
             }
-            Verdict::Drf => {
-                let mut asserts = false;
-                k.walk(&mut |s| asserts |= matches!(s.kind, warpsafe_ir::StmtKind::Assert { .. }));
-                if asserts {
-                    unknown.get_or_insert(format!("{}: assertions are not checked yet", k.name));
+            Verdict::Drf => {}
+        }
+        for a in &report.asserts {
+            match &a.outcome {
+                AssertOutcome::Holds => {}
+                AssertOutcome::Fails { .. } => return ("assert".into(), None),
+                AssertOutcome::Unknown { reason } => {
+                    unknown.get_or_insert(format!("{}: assertion: {reason}", k.name));
                 }
             }
         }

@@ -19,7 +19,7 @@
 use crate::env::Env;
 use crate::protocol::{
     Access, AccessMode, Approximation, ArrayProtocol, Condition, ConditionOrigin, KernelProtocol,
-    Proto, SyncKind,
+    LoopRange, Proto, SyncKind,
 };
 use crate::sym::{Sym, UnknownReason};
 use thiserror::Error;
@@ -123,6 +123,10 @@ pub(crate) struct Infer<'k> {
     pub(crate) path: Sym,
     /// How many real loops enclose the current statement.
     pub(crate) loop_depth: usize,
+    /// The enclosing counting loops' ranges, outermost first.
+    pub(crate) loop_ranges: Vec<LoopRange>,
+    /// How many conditions (`Assume`, `Assert`) were collected so far.
+    conditions: usize,
     preconditions: Vec<Condition>,
     asserts: Vec<Condition>,
     pub(crate) approximations: Vec<Approximation>,
@@ -135,6 +139,8 @@ impl<'k> Infer<'k> {
             next_unknown: 0,
             path: Sym::Bool(true),
             loop_depth: 0,
+            loop_ranges: Vec::new(),
+            conditions: 0,
             preconditions: Vec::new(),
             asserts: Vec::new(),
             approximations: Vec::new(),
@@ -416,10 +422,14 @@ impl<'k> Infer<'k> {
         span: Span,
         origin: ConditionOrigin,
     ) -> Condition {
+        let seq = self.conditions;
+        self.conditions += 1;
         Condition {
             cond: self.eval(cond, env, span),
             guard: self.path.clone(),
             in_loop: self.loop_depth > 0,
+            loops: self.loop_ranges.clone(),
+            seq,
             origin,
             span,
         }

@@ -9,7 +9,9 @@
 //!
 //! [`check_kernel`] is the data-race check over a protocol (`align` for
 //! barrier aligning and splitting, seed 002 §4; `race` for the queries,
-//! `encode` for symbolic values to SMT, `verdict` for its results).
+//! `batch` for one query per phase, `encode` for symbolic values to SMT,
+//! `verdict` for its results), with every assertion checked too
+//! (`asserts`).
 //!
 //! Modules, one job each: `sym` (symbolic expressions), `protocol` (the
 //! protocol language), `env` (the symbolic store), `infer` (the walk),
@@ -20,6 +22,7 @@
 //! [`Unknown`] with its [`UnknownReason`], never a guess.
 
 mod align;
+mod asserts;
 mod batch;
 mod encode;
 mod env;
@@ -42,11 +45,11 @@ pub use infer::{infer, InferError};
 pub use print::{print_proto, print_protocol, print_sym};
 pub use protocol::{
     Access, AccessMode, Approximation, ArrayProtocol, Condition, ConditionOrigin, ForLoop,
-    KernelProtocol, Proto, Step, SyncKind,
+    KernelProtocol, LoopRange, Proto, Step, SyncKind,
 };
 pub use race::{check_kernel, check_protocol, RaceConfig, ALIGNING_REASON};
 pub use sym::{Sym, Unknown, UnknownReason};
 pub use verdict::{
-    Certainty, Divergence, KernelReport, LoopValue, Race, RaceAccess, RaceScope, ThreadId, Verdict,
-    Witness,
+    AssertCheck, AssertOutcome, AssertWitness, Certainty, Divergence, KernelReport, LoopValue,
+    Race, RaceAccess, RaceScope, ThreadId, Verdict, Witness,
 };

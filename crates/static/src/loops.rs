@@ -21,7 +21,7 @@
 
 use crate::env::Env;
 use crate::infer::{Flow, Infer, Jump, Target};
-use crate::protocol::{ForLoop, Proto, Step};
+use crate::protocol::{ForLoop, LoopRange, Proto, Step};
 use crate::shape::{assigned_vars, recognise};
 use crate::sym::{type_range, Sym, UnknownReason};
 use warpsafe_ir::{BinOp, Block, Expr, LoopCheck, LoopId, LoopKind, ScalarTy, Span, VarId};
@@ -134,7 +134,21 @@ impl Infer<'_> {
         }
         let saved_path = self.path.clone();
         self.loop_depth += 1;
+        if let Some(c) = &counted {
+            self.loop_ranges.push(LoopRange {
+                var: c.var,
+                loop_id: l.id,
+                ty: c.ty,
+                lo: c.lo.clone(),
+                hi: c.hi.clone(),
+                valid: c.valid.clone(),
+                unit: c.step.is_unit(),
+            });
+        }
         let it = self.iteration(&l, &mut lenv);
+        if counted.is_some() {
+            self.loop_ranges.pop();
+        }
         self.loop_depth -= 1;
         self.path = saved_path;
 

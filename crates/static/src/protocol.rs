@@ -361,8 +361,29 @@ pub struct Condition {
     /// Inside a loop: `cond` and `guard` may mention loop variables and
     /// per-iteration unknowns.
     pub in_loop: bool,
+    /// The enclosing counting loops, outermost first: the variables that
+    /// `cond` and `guard` may mention, with their ranges.
+    pub loops: Vec<LoopRange>,
+    /// Position among all `Assume`s and `Assert`s of the kernel, in the
+    /// order the inference met them (program order, each loop body once).
+    pub seq: usize,
     pub origin: ConditionOrigin,
     pub span: Span,
+}
+
+/// The range of a counting loop's variable around a [`Condition`]: when
+/// `valid` holds, the variable is in `lo..hi` (see [`ForLoop`]); otherwise
+/// it is unconstrained.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopRange {
+    pub var: VarId,
+    pub loop_id: LoopId,
+    pub ty: ScalarTy,
+    pub lo: Sym,
+    pub hi: Sym,
+    pub valid: Sym,
+    /// A unit step (`+1`/`-1`): every value of the range is taken.
+    pub unit: bool,
 }
 
 /// A place where inference lost precision, for reports and `--dump`.

@@ -95,25 +95,21 @@ pub fn check_kernel(kernel: &Kernel, config: &RaceConfig) -> KernelReport {
         Err(e) => KernelReport {
             kernel: kernel.name.clone(),
             verdict: unknown(format!("no protocol: {e}"), None),
+            asserts: Vec::new(),
             notes: Vec::new(),
             transcript: None,
         },
     }
 }
 
-/// Checks an inferred protocol of `kernel` for data races.
+/// Checks an inferred protocol of `kernel` for data races, barrier
+/// divergence and assertion failures.
 pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig) -> KernelReport {
-    let mut notes = Vec::new();
-    if !kp.asserts.is_empty() {
-        notes.push(format!(
-            "assertions not checked ({} assert statement(s))",
-            kp.asserts.len()
-        ));
-    }
     let mut report = KernelReport {
         kernel: kernel.name.clone(),
         verdict: Verdict::Drf,
-        notes,
+        asserts: Vec::new(),
+        notes: Vec::new(),
         transcript: None,
     };
     if let Some(v) = unsupported(kernel) {
@@ -129,18 +125,14 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         report.transcript = Some(t.clone());
         solver_config = solver_config.with_transcript(t);
     }
-    let mut check = Check {
+    report.asserts = crate::asserts::check_asserts(kernel, kp, &solver_config, &config.params);
+    let mut check = Check::new(
         kernel,
         kp,
-        config: solver_config,
-        session: None,
-        races: Vec::new(),
-        inconclusive: Vec::new(),
-        global_reasons: unmodelled_synchronisation(kernel),
-        queries: 0,
-        param_values: &config.params,
-        divergences: Vec::new(),
-    };
+        solver_config,
+        &config.params,
+        unmodelled_synchronisation(kernel),
+    );
     let outcome = check.run();
     let Check {
         races,
@@ -407,7 +399,7 @@ pub(crate) struct Check<'k> {
     races: Vec<Race>,
     inconclusive: Vec<(Access, Access, String)>,
     /// Approximations that affect every race (dropped preconditions).
-    global_reasons: Vec<String>,
+    pub(crate) global_reasons: Vec<String>,
     pub(crate) queries: usize,
     /// Concrete values of scalar parameters, by name.
     param_values: &'k [(String, i128)],
@@ -430,7 +422,7 @@ pub(crate) struct Globals {
     pub(crate) shared: Shared,
     pub(crate) threads: [ThreadVars; 2],
     /// Scalar parameters: name, type, constant.
-    params: Vec<(String, ScalarTy, Term)>,
+    pub(crate) params: Vec<(String, ScalarTy, Term)>,
 }
 
 /// One side of a query, encoded.
@@ -524,7 +516,12 @@ fn referenced_sync_loops(site: &Site<'_>) -> Vec<bool> {
 
 /// `lo <= v < hi` in the loop's type.
 pub(crate) fn in_range(l: &ForLoop, lo: Term, v: Term, hi: Term) -> [Term; 2] {
-    if l.ty.is_signed() {
+    in_range_of(l.ty, lo, v, hi)
+}
+
+/// `lo <= v < hi` in type `ty`.
+pub(crate) fn in_range_of(ty: ScalarTy, lo: Term, v: Term, hi: Term) -> [Term; 2] {
+    if ty.is_signed() {
         [term::bvsle(lo, v.clone()), term::bvslt(v, hi)]
     } else {
         [term::bvule(lo, v.clone()), term::bvult(v, hi)]
@@ -797,6 +794,27 @@ fn context_query(
 }
 
 impl<'k> Check<'k> {
+    pub(crate) fn new(
+        kernel: &'k Kernel,
+        kp: &'k KernelProtocol,
+        config: SolverConfig,
+        param_values: &'k [(String, i128)],
+        global_reasons: Vec<String>,
+    ) -> Check<'k> {
+        Check {
+            kernel,
+            kp,
+            config,
+            session: None,
+            races: Vec::new(),
+            inconclusive: Vec::new(),
+            global_reasons,
+            queries: 0,
+            param_values,
+            divergences: Vec::new(),
+        }
+    }
+
     /// Aligns, then runs every query. `Ok(Some(..))`: aligning gave up
     /// (UNKNOWN with the reason and span).
     fn run(&mut self) -> Result<Option<(String, Span)>, Fatal> {
@@ -1441,7 +1459,7 @@ fn race_access(a: &Access) -> RaceAccess {
 }
 
 /// A short description of why a value is unknown.
-fn describe_reason(kernel: &Kernel, r: &UnknownReason) -> String {
+pub(crate) fn describe_reason(kernel: &Kernel, r: &UnknownReason) -> String {
     let var = |v: &warpsafe_ir::VarId| kernel.var(*v).name.clone();
     match r {
         UnknownReason::Load { array } => {

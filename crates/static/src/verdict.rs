@@ -11,7 +11,8 @@ use warpsafe_smt::Transcript;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
     /// No data race between any two threads, and every barrier is reached
-    /// by all threads of a block or by none (assertions are not checked).
+    /// by all threads of a block or by none (assertions are reported
+    /// separately, in [`KernelReport::asserts`]).
     Drf,
     /// At least one race; every racy pair of access sites once.
     Racy(Vec<Race>),
@@ -130,11 +131,50 @@ pub struct Race {
     pub witness: Option<Witness>,
 }
 
+/// What the check established about one assertion (`assert`, `__assert`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AssertOutcome {
+    /// No thread reaches it with its condition false (a clean `unsat`).
+    Holds,
+    /// A thread may reach it with its condition false: *provable* when the
+    /// witness is exact, *possible* when it rests on values the analysis
+    /// does not know (memory contents, loop state).
+    Fails {
+        certainty: Certainty,
+        witness: Option<AssertWitness>,
+    },
+    /// Neither proved nor refuted.
+    Unknown { reason: String },
+}
+
+/// The thread and values under which an assertion fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssertWitness {
+    pub thread: ThreadId,
+    pub block_dim: Option<[u64; 3]>,
+    pub grid_dim: Option<[u64; 3]>,
+    pub params: Vec<(String, i128)>,
+    /// Enclosing loop variables (`thread` is 1).
+    pub loop_vars: Vec<LoopValue>,
+}
+
+/// One assertion and its outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssertCheck {
+    pub span: Span,
+    /// The assertion's text or message.
+    pub message: String,
+    pub outcome: AssertOutcome,
+}
+
 /// The result of checking one kernel.
 #[derive(Clone, Debug)]
 pub struct KernelReport {
     pub kernel: String,
     pub verdict: Verdict,
+    /// Every assertion of the kernel, in program order (empty when the
+    /// kernel could not be checked at all).
+    pub asserts: Vec<AssertCheck>,
     /// What the verdict does not cover, and inconclusive queries.
     pub notes: Vec<String>,
     /// Every SMT query, when [`crate::RaceConfig::record_smt`] is set.
