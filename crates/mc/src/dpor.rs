@@ -69,63 +69,41 @@
 //!   read fault is dropped.
 //! - Unknown values (`Havoc`) are not supported (an error).
 
-use crate::consistency::{self};
-use crate::graph::{BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource};
-use crate::grid::{reinterpret, source, Grid, Status};
+mod coherence;
+mod sc;
+mod state;
+mod views;
+
+use crate::consistency::{self, Relations};
+use crate::graph::{BarrierInstance, Event, EventId, Kind, Loc, Order, RfSource};
+use crate::grid::{reinterpret, Grid, Status};
 use crate::observe::{Flow, Observer, Stats};
+use crate::races::{races, races_by};
 use crate::reference::{Config, Exploration, McError};
+use state::{Lane, Node, Slot, State};
+use std::collections::HashMap;
+use std::rc::Rc;
 use warpsafe_interp::{
     apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, EventKind, Fault, FaultKind,
-    Launch, Step, Thread,
+    Launch, Step, Thread, Value,
 };
 use warpsafe_ir::{Kernel, ScalarTy, Span};
 
-/// What the explorer keeps about an event of the graph.
-#[derive(Clone)]
-struct Meta<'k> {
-    /// The thread paused at this event (before it was performed).
-    pre: Thread<'k>,
-    /// The interpreter's event.
-    ev: warpsafe_interp::Event,
-    /// Insertion order.
-    stamp: u64,
-    /// A read that later writes may revisit (false once it is in the
-    /// `porf`-prefix of a write that revisited an earlier read).
-    revisitable: bool,
-}
-
-#[derive(Clone)]
-struct State<'k> {
-    graph: Graph,
-    threads: Vec<Thread<'k>>,
-    status: Vec<Status>,
-    meta: Vec<Vec<Meta<'k>>>,
-    /// The location of the atomic a thread faulted at (its initial value is
-    /// part of the graph, as in the reference enumerator).
-    fault_loc: Vec<Option<Loc>>,
-    next_stamp: u64,
-}
-
-impl<'k> State<'k> {
-    fn meta(&self, id: EventId) -> &Meta<'k> {
-        &self.meta[id.thread][id.index]
-    }
-
-    fn meta_mut(&mut self, id: EventId) -> &mut Meta<'k> {
-        &mut self.meta[id.thread][id.index]
-    }
-
-    fn stamp(&mut self) -> u64 {
-        self.next_stamp += 1;
-        self.next_stamp
-    }
-}
-
-/// What performing a read-like event gave.
-enum Performed {
-    Ok,
-    Infeasible,
+/// A read-like event ready to be added, or the fault it raises.
+enum ReadPlan {
+    /// The event and the value it returns to its thread.
+    Event(Event, Value),
     Fault(FaultKind),
+}
+
+/// What an added read (or update) is and what its graph breaks.
+struct Verdict {
+    /// (Coherence) holds for the new event. When it fails, so does every
+    /// graph a revisit by that event builds (the witness is in its `porf`
+    /// prefix and keeps its `co` order), so nothing is explored from it.
+    coherent: bool,
+    /// (Atomicity) holds for the new event's `co` placement.
+    atomic: bool,
 }
 
 struct Explorer<'k, 'o> {
@@ -133,6 +111,12 @@ struct Explorer<'k, 'o> {
     config: Config,
     out: Stats,
     observer: &'o mut dyn Observer,
+    /// Interned locations, with their initial values (an array's slots
+    /// have types, so the initial value does not depend on the access).
+    locs: Vec<(Loc, Value)>,
+    loc_ids: HashMap<Loc, usize>,
+    /// The indices of `locs` in the order of their locations.
+    sorted_locs: Vec<usize>,
 }
 
 /// Explores every consistent execution of `kernel` under `launch` once, by
@@ -155,21 +139,31 @@ pub fn explore_with(
     observer: &mut dyn Observer,
 ) -> Result<Stats, McError> {
     let (grid, threads) = Grid::start(kernel, launch, config)?;
-    let ids = grid.ids.clone();
-    let n = ids.len();
+    let n = grid.ids.len();
     let mut ex = Explorer {
         grid,
         config: *config,
         out: Stats::default(),
         observer,
+        locs: Vec::new(),
+        loc_ids: HashMap::new(),
+        sorted_locs: Vec::new(),
     };
     let mut state = State {
-        graph: Graph::new(ids),
-        threads,
-        status: vec![Status::Done; n],
-        meta: vec![Vec::new(); n],
-        fault_loc: vec![None; n],
+        lanes: threads
+            .into_iter()
+            .map(|thread| {
+                Rc::new(Lane {
+                    thread: Rc::new(thread),
+                    status: Status::Done,
+                    fault_loc: None,
+                })
+            })
+            .collect(),
+        events: vec![Rc::default(); n],
+        co: Vec::new(),
         next_stamp: 0,
+        sc_events: 0,
     };
     for t in 0..n {
         if !ex.advance(&mut state, t)? {
@@ -184,18 +178,21 @@ impl<'k> Explorer<'k, '_> {
     fn run(&mut self, initial: State<'k>) -> Result<(), McError> {
         self.out.states = 1;
         let mut stack = vec![initial];
+        let mut succs = Vec::new();
         while let Some(state) = stack.pop() {
             if self.out.stopped {
                 break;
             }
-            let next =
-                (0..state.status.len()).find(|t| matches!(state.status[*t], Status::Ready(_)));
+            let next = state
+                .lanes
+                .iter()
+                .position(|l| matches!(l.status, Status::Ready(_)));
             let Some(t) = next else {
                 self.finish(state)?;
                 continue;
             };
-            let succs = self.successors(state, t)?;
-            for s in succs.into_iter().rev() {
+            self.successors(state, t, &mut succs)?;
+            for s in succs.drain(..).rev() {
                 self.out.states += 1;
                 if self.out.states > self.config.max_states {
                     return Err(McError::TooManyStates {
@@ -214,9 +211,16 @@ impl<'k> Explorer<'k, '_> {
                 limit: self.config.max_executions,
             });
         }
+        let graph = state.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
+        let found = races_by(&graph, |a, b| state.node(b).hb_after(a));
+        debug_assert_eq!(
+            found,
+            races(&Relations::new(&graph, self.config.model)),
+            "races from views"
+        );
         let exec = self
             .grid
-            .execution(state.graph, &state.status, &self.config);
+            .execution_with(graph, state.lanes.iter().map(|l| &l.status), found);
         self.out.executions += 1;
         if self.observer.execution(exec) == Flow::Stop {
             self.out.stopped = true;
@@ -224,19 +228,77 @@ impl<'k> Explorer<'k, '_> {
         Ok(())
     }
 
-    /// Keeps `s` when its graph is consistent.
-    fn keep(&mut self, s: State<'k>, out: &mut Vec<State<'k>>) {
-        debug_assert!(well_formed(&s), "{}", dump(&s));
-        if consistency::check(&s.graph, self.config.model).is_ok() {
+    /// Keeps `s` when its graph is consistent: `ok` says whether
+    /// (Coherence) and (Atomicity) hold (see [`coherence`]); (SC) is
+    /// checked here when the graph has `seq_cst` events.
+    fn keep(&mut self, s: State<'k>, ok: bool, out: &mut Vec<State<'k>>) {
+        let ok = ok && (s.sc_events == 0 || sc::consistent(&s));
+        self.verify(&s, ok);
+        if ok {
             out.push(s);
         } else {
             self.out.pruned_inconsistent += 1;
         }
     }
 
+    /// Debug builds: the incremental verdict `ok` on `s` is the reference
+    /// checker's, and the events' `hb` views are its `hb`.
+    fn verify(&self, s: &State<'k>, ok: bool) {
+        if cfg!(debug_assertions) {
+            debug_assert!(well_formed(s), "{}", dump(s));
+            let g = s.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
+            let full = consistency::check(&g, self.config.model);
+            assert_eq!(ok, full.is_ok(), "{full:?}\n{}", dump(s));
+            if ok {
+                let rel = Relations::new(&g, self.config.model);
+                for x in s.nodes() {
+                    for y in s.nodes() {
+                        assert_eq!(
+                            y.hb_after(x.event.id),
+                            rel.hb(x.event.id, y.event.id),
+                            "hb {:?} {:?}\n{}",
+                            x.event.id,
+                            y.event.id,
+                            dump(s)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Counts a successor dropped before it was built (its graph breaks
+    /// (Coherence)); debug builds build it and check that it does.
+    fn drop_incoherent(
+        &mut self,
+        build: impl FnOnce(&mut Self) -> Result<Option<State<'k>>, McError>,
+    ) -> Result<(), McError> {
+        self.out.pruned_inconsistent += 1;
+        if cfg!(debug_assertions) {
+            if let Some(s) = build(self)? {
+                self.verify(&s, false);
+            }
+        }
+        Ok(())
+    }
+
+    /// The interned index of `loc` (first seen as `ty`).
+    fn intern(&mut self, loc: Loc, ty: ScalarTy) -> usize {
+        if let Some(i) = self.loc_ids.get(&loc) {
+            return *i;
+        }
+        let i = self.locs.len();
+        self.locs.push((loc, self.grid.init_value(loc, ty)));
+        self.loc_ids.insert(loc, i);
+        let at = self.sorted_locs.partition_point(|j| self.locs[*j].0 < loc);
+        self.sorted_locs.insert(at, i);
+        i
+    }
+
     /// Runs thread `t` to its next event; `false` when an `__assume` fails.
     fn advance(&mut self, state: &mut State<'k>, t: usize) -> Result<bool, McError> {
-        state.status[t] = match state.threads[t].step() {
+        let lane = Rc::make_mut(&mut state.lanes[t]);
+        lane.status = match Rc::make_mut(&mut lane.thread).step() {
             Ok(Step::Event(e)) => Status::Ready(e),
             Ok(Step::Done) => Status::Done,
             Ok(Step::AssertionFailed { message, span }) => Status::Failed { message, span },
@@ -266,10 +328,10 @@ impl<'k> Explorer<'k, '_> {
 
     /// The location and type of thread `t`'s pending read-like event.
     fn read_target(&self, s: &State<'k>, t: usize) -> Option<(Loc, ScalarTy)> {
-        let Status::Ready(ev) = &s.status[t] else {
+        let Status::Ready(ev) = &s.lanes[t].status else {
             return None;
         };
-        let awaited = match s.threads[t].awaiting() {
+        let awaited = match s.lanes[t].thread.awaiting() {
             Some(Awaiting::Load { ty } | Awaiting::Rmw { ty } | Awaiting::Cas { ty }) => Some(ty),
             _ => None,
         };
@@ -287,7 +349,7 @@ impl<'k> Explorer<'k, '_> {
 
     fn base_event(&self, s: &State<'k>, t: usize, kind: Kind, span: Span) -> Event {
         Event {
-            id: s.graph.next_id(t),
+            id: s.next_id(t),
             thread: self.grid.ids[t],
             kind,
             loc: None,
@@ -300,50 +362,76 @@ impl<'k> Explorer<'k, '_> {
         }
     }
 
-    /// Appends `e` (thread `t`'s pending event) with its bookkeeping.
-    fn push_event(&self, s: &mut State<'k>, t: usize, e: Event, revisitable: bool) {
-        let Status::Ready(ev) = &s.status[t] else {
+    /// Appends `e` (thread `t`'s pending event) with its views; `stamp`
+    /// is its place in the insertion order (a fresh one when `None`).
+    #[allow(clippy::too_many_arguments)]
+    fn push_node(
+        &self,
+        s: &mut State<'k>,
+        e: Event,
+        loc: Option<usize>,
+        rf: Option<RfSource>,
+        views: (Box<[u32]>, Box<[u32]>),
+        stamp: Option<u64>,
+        revisitable: bool,
+    ) {
+        let t = e.id.thread;
+        let Status::Ready(ev) = &s.lanes[t].status else {
             unreachable!("only ready threads perform events");
         };
-        let meta = Meta {
-            pre: s.threads[t].clone(),
-            ev: ev.clone(),
-            stamp: s.stamp(),
-            revisitable,
+        let ev = ev.clone();
+        let stamp = stamp.unwrap_or_else(|| s.stamp());
+        if e.kind != Kind::Barrier && e.order.is_sc() {
+            s.sc_events += 1;
+        }
+        let node = Node {
+            event: e,
+            loc,
+            rf,
+            stamp,
+            pre: s.lanes[t].thread.clone(),
+            ev,
+            hb: views.0,
+            porf: views.1,
         };
-        s.graph.push(e);
-        s.meta[t].push(meta);
+        s.thread_mut(t).push(Slot {
+            node: Rc::new(node),
+            revisitable,
+        });
     }
 
-    /// Performs thread `t`'s pending load, RMW or CAS reading from `src`
-    /// (an update goes right after `src` in `co`), then advances the thread.
-    fn perform_read(
-        &mut self,
-        s: &mut State<'k>,
+    /// The value `src` provides at `loc`.
+    fn value(&self, s: &State<'k>, loc: usize, src: RfSource) -> Result<Value, McError> {
+        match src {
+            RfSource::Init => Ok(self.locs[loc].1),
+            RfSource::Write(w) => s.node(w).event.written_value.ok_or_else(|| {
+                McError::Internal(format!("no value for {src:?} at {}", self.locs[loc].0))
+            }),
+        }
+    }
+
+    /// Thread `t`'s pending load, RMW or CAS as an event reading from
+    /// `src` at `loc` (typed `ty`).
+    fn plan_read(
+        &self,
+        s: &State<'k>,
         t: usize,
+        loc: usize,
+        ty: ScalarTy,
         src: RfSource,
-        revisitable: bool,
-    ) -> Result<Performed, McError> {
-        let Status::Ready(ev) = s.status[t].clone() else {
+    ) -> Result<ReadPlan, McError> {
+        let Status::Ready(ev) = &s.lanes[t].status else {
             return Err(McError::Internal("no pending read".into()));
         };
-        let Some((loc, ty)) = self.read_target(s, t) else {
-            return Err(McError::Internal("the pending event is no read".into()));
-        };
-        let init = self.grid.init_value(loc, ty);
-        s.graph.init.entry(loc).or_insert(init);
-        let old = reinterpret(source(&s.graph, loc, src)?, ty);
-        let id = s.graph.next_id(t);
+        let old = reinterpret(self.value(s, loc, src)?, ty);
         let mut e = self.base_event(s, t, Kind::Read, ev.span);
-        e.loc = Some(loc);
+        e.loc = Some(self.locs[loc].0);
         e.read_value = Some(old);
         match &ev.kind {
             EventKind::Load { access, .. } => {
                 let (order, scope) = Order::from_access(*access);
                 e.order = order;
                 e.scope = scope;
-                self.push_event(s, t, e, revisitable);
-                s.threads[t].resume_load(old)?;
             }
             EventKind::Rmw {
                 op,
@@ -354,15 +442,12 @@ impl<'k> Explorer<'k, '_> {
             } => {
                 let new = match apply_rmw(*op, old, *operand) {
                     Ok(v) => v,
-                    Err(kind) => return Ok(Performed::Fault(kind)),
+                    Err(kind) => return Ok(ReadPlan::Fault(kind)),
                 };
                 e.kind = Kind::Update;
                 e.order = Order::from_mem_order(*order);
                 e.scope = Some(*scope);
                 e.written_value = Some(new);
-                self.push_event(s, t, e, revisitable);
-                insert_after(&mut s.graph, loc, src, id);
-                s.threads[t].resume_rmw(old)?;
             }
             EventKind::Cas {
                 expected,
@@ -377,123 +462,222 @@ impl<'k> Explorer<'k, '_> {
                     e.kind = Kind::Update;
                     e.order = Order::from_mem_order(*order);
                     e.written_value = Some(cas_result(old, *expected, *desired));
-                    self.push_event(s, t, e, revisitable);
-                    insert_after(&mut s.graph, loc, src, id);
                 } else {
                     e.order = Order::from_mem_order(*failure_order);
-                    self.push_event(s, t, e, revisitable);
                 }
-                s.threads[t].resume_cas(old)?;
             }
             _ => return Err(McError::Internal("the pending event is no read".into())),
         }
-        s.graph.rf.insert(id, src);
-        Ok(if self.advance(s, t)? {
-            Performed::Ok
-        } else {
-            Performed::Infeasible
-        })
+        Ok(ReadPlan::Event(e, old))
     }
 
-    /// Every way thread `t` can perform its next event (consistent ones).
-    fn successors(&mut self, state: State<'k>, t: usize) -> Result<Vec<State<'k>>, McError> {
-        let Status::Ready(ev) = state.status[t].clone() else {
-            return Ok(Vec::new());
+    /// Whether read (or update) `e` of `loc` with `hb` view `hb` may read
+    /// from `src` in `s` (see [`coherence`]).
+    fn judge_read(
+        &self,
+        s: &State<'k>,
+        e: &Event,
+        loc: usize,
+        src: RfSource,
+        hb: &[u32],
+    ) -> Verdict {
+        let Some(pos) = s.co_pos(loc, src) else {
+            return Verdict {
+                coherent: false,
+                atomic: false,
+            };
+        };
+        Verdict {
+            coherent: pos >= coherence::co_floor(s, hb, e.id, loc),
+            atomic: e.kind != Kind::Update || !coherence::splits_update(s, loc, pos),
+        }
+    }
+
+    /// Adds `e` (thread `t`'s pending read-like event, planned by
+    /// [`Explorer::plan_read`]) reading from `src`, puts an update right
+    /// after `src` in `co`, and runs the thread on; `false` when an
+    /// `__assume` fails.
+    #[allow(clippy::too_many_arguments)]
+    fn commit_read(
+        &mut self,
+        s: &mut State<'k>,
+        e: Event,
+        old: Value,
+        loc: usize,
+        src: RfSource,
+        views: (Box<[u32]>, Box<[u32]>),
+        stamp: Option<u64>,
+    ) -> Result<bool, McError> {
+        let t = e.id.thread;
+        let id = e.id;
+        let update = e.kind == Kind::Update;
+        let pos = s.co_pos(loc, src).unwrap_or(0);
+        self.push_node(s, e, Some(loc), Some(src), views, stamp, true);
+        if update {
+            s.co_mut(loc).insert(pos, id);
+        }
+        let lane = Rc::make_mut(&mut s.lanes[t]);
+        let Status::Ready(ev) = &lane.status else {
+            return Err(McError::Internal("no pending read".into()));
+        };
+        let thread = Rc::make_mut(&mut lane.thread);
+        match ev.kind {
+            EventKind::Load { .. } => thread.resume_load(old)?,
+            EventKind::Rmw { .. } => thread.resume_rmw(old)?,
+            EventKind::Cas { .. } => thread.resume_cas(old)?,
+            _ => return Err(McError::Internal("the pending event is no read".into())),
+        }
+        self.advance(s, t)
+    }
+
+    /// Every way thread `t` can perform its next event (consistent ones),
+    /// into `out`.
+    fn successors(
+        &mut self,
+        state: State<'k>,
+        t: usize,
+        out: &mut Vec<State<'k>>,
+    ) -> Result<(), McError> {
+        let Status::Ready(ev) = state.lanes[t].status.clone() else {
+            return Ok(());
         };
         let span = ev.span;
-        let mut out = Vec::new();
+        let model = self.config.model;
         match &ev.kind {
             EventKind::Load { .. } | EventKind::Rmw { .. } | EventKind::Cas { .. } => {
-                let Some((loc, ty)) = self.read_target(&state, t) else {
+                let Some((l, ty)) = self.read_target(&state, t) else {
                     return Err(McError::Internal("no read target".into()));
                 };
-                let mut s0 = state;
-                let init = self.grid.init_value(loc, ty);
-                s0.graph.init.entry(loc).or_insert(init);
-                let sources = s0.graph.co_sources(loc);
+                let loc = self.intern(l, ty);
+                let n = state.co(loc).len();
                 let mut faulted = false;
-                for src in sources {
-                    let mut s = s0.clone();
-                    match self.perform_read(&mut s, t, src, true)? {
-                        Performed::Infeasible => continue,
-                        Performed::Fault(kind) => {
+                // The coherent ways first; the last one takes `state`.
+                let mut ways = Vec::new();
+                for pos in 0..=n {
+                    let src = match pos {
+                        0 => RfSource::Init,
+                        _ => RfSource::Write(state.co(loc)[pos - 1]),
+                    };
+                    let (e, old) = match self.plan_read(&state, t, loc, ty, src)? {
+                        ReadPlan::Fault(kind) => {
                             // The thread faults at the atomic, which is not
                             // performed (whatever it reads: see the docs).
                             if !faulted {
                                 faulted = true;
-                                let mut s = s0.clone();
-                                s.status[t] = Status::Faulted(Fault::new(kind, span));
-                                s.fault_loc[t] = Some(loc);
+                                let mut s = state.clone();
+                                let lane = Rc::make_mut(&mut s.lanes[t]);
+                                lane.status = Status::Faulted(Fault::new(kind, span));
+                                lane.fault_loc = Some(loc);
                                 out.push(s);
                             }
+                            continue;
                         }
-                        Performed::Ok => {
-                            let id = EventId {
-                                thread: t,
-                                index: s.graph.events[t].len() - 1,
-                            };
-                            let update = s.graph.event(id).kind == Kind::Update;
-                            if update {
-                                self.revisits(&s, id, &mut out)?;
-                            }
-                            self.keep(s, &mut out);
-                        }
+                        ReadPlan::Event(e, old) => (e, old),
+                    };
+                    let views = views::views(&state, &e, Some(src), model);
+                    let verdict = self.judge_read(&state, &e, loc, src, &views.0);
+                    if verdict.coherent {
+                        ways.push((e, old, src, views, verdict.atomic));
+                    } else {
+                        self.drop_incoherent(|ex| {
+                            let mut s = state.clone();
+                            Ok(ex
+                                .commit_read(&mut s, e, old, loc, src, views, None)?
+                                .then_some(s))
+                        })?;
                     }
+                }
+                let mut state = Some(state);
+                let last = ways.len();
+                for (i, (e, old, src, views, atomic)) in ways.into_iter().enumerate() {
+                    let mut s = match i + 1 == last {
+                        true => state.take().expect("the last way takes the state"),
+                        false => state
+                            .clone()
+                            .expect("the state is taken by the last way only"),
+                    };
+                    let id = e.id;
+                    let update = e.kind == Kind::Update;
+                    if !self.commit_read(&mut s, e, old, loc, src, views, None)? {
+                        continue;
+                    }
+                    if update {
+                        self.revisits(&s, id, atomic, out)?;
+                    }
+                    self.keep(s, atomic, out);
                 }
             }
             EventKind::Store { loc, value, access } => {
-                let loc = self.grid.loc(t, *loc);
+                let l = self.grid.loc(t, *loc);
+                let loc = self.intern(l, value.ty());
                 let (order, scope) = Order::from_access(*access);
                 let mut sa = state;
-                let init = self.grid.init_value(loc, value.ty());
-                sa.graph.init.entry(loc).or_insert(init);
-                let id = sa.graph.next_id(t);
+                let id = sa.next_id(t);
                 let mut e = self.base_event(&sa, t, Kind::Write, span);
-                e.loc = Some(loc);
+                e.loc = Some(l);
                 e.order = order;
                 e.scope = scope;
                 e.written_value = Some(*value);
-                self.push_event(&mut sa, t, e, true);
+                let views = views::views(&sa, &e, None, model);
+                self.push_node(&mut sa, e, Some(loc), None, views, None, true);
                 if !self.advance(&mut sa, t)? {
-                    return Ok(out);
+                    return Ok(());
                 }
-                let n = sa.graph.co.get(&loc).map_or(0, Vec::len);
-                for pos in 0..=n {
+                self.revisits(&sa, id, true, out)?;
+                let floor = coherence::co_floor(&sa, &sa.node(id).hb, id, loc);
+                let n = sa.co(loc).len();
+                for pos in 0..floor.min(n + 1) {
+                    self.drop_incoherent(|_| {
+                        let mut s = sa.clone();
+                        s.co_mut(loc).insert(pos, id);
+                        Ok(Some(s))
+                    })?;
+                }
+                // The last place takes `sa`.
+                for pos in floor..n {
+                    let atomic = !coherence::splits_update(&sa, loc, pos);
                     let mut s = sa.clone();
-                    s.graph.co.entry(loc).or_default().insert(pos, id);
-                    self.keep(s, &mut out);
+                    s.co_mut(loc).insert(pos, id);
+                    self.keep(s, atomic, out);
                 }
-                self.revisits(&sa, id, &mut out)?;
+                if floor <= n {
+                    let atomic = !coherence::splits_update(&sa, loc, n);
+                    let mut s = sa;
+                    s.co_mut(loc).insert(n, id);
+                    self.keep(s, atomic, out);
+                }
             }
             EventKind::Fence { order, scope } => {
                 let mut s = state;
                 let mut e = self.base_event(&s, t, Kind::Fence, span);
                 e.order = Order::from_mem_order(*order);
                 e.scope = Some(*scope);
-                self.push_event(&mut s, t, e, true);
+                let views = views::views(&s, &e, None, model);
+                self.push_node(&mut s, e, None, None, views, None, true);
                 if self.advance(&mut s, t)? {
-                    self.keep(s, &mut out);
+                    self.keep(s, true, out);
                 }
             }
             EventKind::Barrier { barrier, reduce } => {
                 let group = self.grid.group(t, *barrier);
                 let mut s = state;
-                let generation = s.graph.events[t]
+                let generation = s.events[t]
                     .iter()
-                    .filter(|e| e.barrier.is_some_and(|b| b.group == group))
+                    .filter(|x| x.node.event.barrier.is_some_and(|b| b.group == group))
                     .count() as u32;
                 let instance = BarrierInstance { group, generation };
                 let mut e = self.base_event(&s, t, Kind::Barrier, span);
                 e.order = Order::AcqRel;
                 e.barrier = Some(instance);
-                self.push_event(&mut s, t, e, true);
-                s.status[t] = Status::AtBarrier {
+                let views = views::views(&s, &e, None, model);
+                self.push_node(&mut s, e, None, None, views, None, true);
+                Rc::make_mut(&mut s.lanes[t]).status = Status::AtBarrier {
                     instance,
                     reduce: *reduce,
                     span,
                 };
                 if self.release(&mut s, instance)? {
-                    self.keep(s, &mut out);
+                    self.keep(s, true, out);
                 }
             }
             EventKind::Havoc { reason, .. } => {
@@ -503,22 +687,26 @@ impl<'k> Explorer<'k, '_> {
                 })
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The backward revisits of write (or update) `a`, the last event added
-    /// to `sa` (a plain write is not yet in `co`; an update is).
+    /// to `sa` (a plain write is not yet in `co`; an update is). `base_ok`:
+    /// `sa` without `a`'s `co` placement satisfies (Coherence) and
+    /// (Atomicity), so the revisits are checked incrementally; otherwise
+    /// they are checked in full.
     fn revisits(
         &mut self,
         sa: &State<'k>,
         a: EventId,
+        base_ok: bool,
         out: &mut Vec<State<'k>>,
     ) -> Result<(), McError> {
         // Re-executed updates revisit in turn: a work list, not recursion.
         let mut work = Vec::new();
-        self.revisits_of(sa, a, out, &mut work)?;
-        while let Some((s, r)) = work.pop() {
-            self.revisits_of(&s, r, out, &mut work)?;
+        self.revisits_of(sa, a, base_ok, out, &mut work)?;
+        while let Some((s, r, ok)) = work.pop() {
+            self.revisits_of(&s, r, ok, out, &mut work)?;
         }
         Ok(())
     }
@@ -529,91 +717,112 @@ impl<'k> Explorer<'k, '_> {
         &mut self,
         sa: &State<'k>,
         a: EventId,
+        base_ok: bool,
         out: &mut Vec<State<'k>>,
-        work: &mut Vec<(State<'k>, EventId)>,
+        work: &mut Vec<(State<'k>, EventId, bool)>,
     ) -> Result<(), McError> {
-        let g = &sa.graph;
-        let ae = g.event(a);
-        let Some(loc) = ae.loc else {
+        let an = sa.node(a);
+        let Some(loc) = an.loc else {
             return Ok(());
         };
-        let plain = ae.kind == Kind::Write;
-        let prefix = porf_prefix(g, a);
-        let in_prefix = |e: EventId| e.index < prefix[e.thread];
-        let candidates: Vec<EventId> = g
-            .all_events()
-            .filter(|e| {
-                e.id != a
+        let plain = an.event.kind == Kind::Write;
+        // The porf-prefix of a, without a.
+        let mut prefix = an.porf.to_vec();
+        prefix[a.thread] = a.index as u32;
+        let in_prefix = |e: EventId| (e.index as u32) < prefix[e.thread];
+        let candidates: Vec<EventId> = sa
+            .events
+            .iter()
+            .flat_map(|evs| evs.iter())
+            .filter(|x| {
+                let e = &x.node.event;
+                x.revisitable
+                    && x.node.loc == Some(loc)
                     && e.is_read()
-                    && e.loc == Some(loc)
+                    && e.id != a
                     && !in_prefix(e.id)
-                    && sa.meta(e.id).revisitable
             })
-            .map(|e| e.id)
+            .map(|x| x.node.event.id)
             .collect();
         for r in candidates {
-            let rstamp = sa.meta(r).stamp;
+            let rstamp = sa.node(r).stamp;
             // Kept: added before r, or in porf(a); a itself stays.
             let kept =
-                |e: EventId| e == a || (e != r && (sa.meta(e).stamp < rstamp || in_prefix(e)));
-            let deleted: Vec<EventId> = g
-                .all_events()
-                .map(|e| e.id)
-                .filter(|e| *e != r && !kept(*e))
-                .collect();
-            let maximal = std::iter::once(r)
-                .chain(deleted.iter().copied())
+                |e: EventId| e == a || (e != r && (sa.node(e).stamp < rstamp || in_prefix(e)));
+            let maximal = sa
+                .events
+                .iter()
+                .flat_map(|evs| evs.iter())
+                .map(|x| x.node.event.id)
+                .filter(|e| *e == r || !kept(*e))
                 .all(|e| self.added_maximally(sa, e, a, &prefix));
             if !maximal {
                 continue;
             }
-            // The kept events must form a po-prefix of every thread and not
-            // read from deleted events or from r (whose value changes); the
+            // Every thread keeps a po-prefix (r's thread stops before r),
+            // closed under porf (po, rf and barrier instances): the
             // maximality conditions and revisitability ensure it.
-            let closed = g
+            let keep: Vec<usize> = sa
                 .events
                 .iter()
-                .all(|evs| evs.windows(2).all(|w| kept(w[0].id) || !kept(w[1].id)))
-                && g.all_events()
-                    .filter(|e| kept(e.id))
-                    .all(|e| match g.rf.get(&e.id) {
-                        Some(RfSource::Write(w)) => kept(*w) && *w != r,
-                        _ => true,
-                    });
-            if !closed {
-                return Err(McError::Internal(
-                    "a backward revisit would keep an event whose po-predecessor or source goes"
-                        .into(),
-                ));
-            }
-            // Restrict: every thread keeps a po-prefix.
-            let mut s = sa.clone();
-            let keep: Vec<usize> = (0..g.events.len())
-                .map(|t| {
+                .enumerate()
+                .map(|(t, evs)| {
                     if t == r.thread {
                         r.index
                     } else {
-                        g.events[t].iter().take_while(|e| kept(e.id)).count()
+                        evs.iter().take_while(|x| kept(x.node.event.id)).count()
                     }
                 })
                 .collect();
+            let closed = sa.events.iter().enumerate().all(|(t, evs)| {
+                evs[keep[t]..].iter().all(|x| !kept(x.node.event.id))
+                    && evs[..keep[t]].iter().all(|x| {
+                        x.node
+                            .porf
+                            .iter()
+                            .zip(&keep)
+                            .all(|(p, k)| *p as usize <= *k)
+                    })
+            });
+            if !closed {
+                return Err(McError::Internal(
+                    "a backward revisit would keep an event whose po-predecessor, source or barrier goes"
+                        .into(),
+                ));
+            }
+            let mut s = sa.clone();
             self.restrict(&mut s, &keep);
             for (t, p) in prefix.iter().enumerate() {
-                for i in 0..*p {
-                    s.meta[t][i].revisitable = false;
+                let p = *p as usize;
+                if s.events[t][..p].iter().any(|x| x.revisitable) {
+                    for x in &mut s.thread_mut(t)[..p] {
+                        x.revisitable = false;
+                    }
                 }
             }
             // An update's own read is in the prefix of its write.
-            s.meta_mut(a).revisitable = false;
+            s.slot_mut(a).revisitable = false;
             if plain {
-                let n = s.graph.co.get(&loc).map_or(0, Vec::len);
+                let floor = coherence::co_floor(&s, &s.node(a).hb, a, loc);
+                let n = s.co(loc).len();
                 for pos in 0..=n {
-                    let mut s2 = s.clone();
-                    s2.graph.co.entry(loc).or_default().insert(pos, a);
-                    self.revisit_read(s2, r, a, rstamp, out, work)?;
+                    let build = |_: &mut Self| {
+                        let mut s2 = s.clone();
+                        s2.co_mut(loc).insert(pos, a);
+                        Ok(Some(s2))
+                    };
+                    if pos < floor {
+                        // Every graph built from it keeps a and the
+                        // witness (porf(a) ⊆ porf(r)).
+                        self.drop_incoherent(build)?;
+                        continue;
+                    }
+                    let atomic = !coherence::splits_update(&s, loc, pos);
+                    let s2 = build(self)?.expect("placing a write always builds a state");
+                    self.revisit_read(s2, r, a, rstamp, atomic, base_ok, out, work)?;
                 }
             } else {
-                self.revisit_read(s, r, a, rstamp, out, work)?;
+                self.revisit_read(s, r, a, rstamp, true, base_ok, out, work)?;
             }
         }
         Ok(())
@@ -621,28 +830,55 @@ impl<'k> Explorer<'k, '_> {
 
     /// Re-performs read `r` (its thread restricted to just before it)
     /// reading from `a`; `r` keeps its place `stamp` in the insertion order.
+    /// `atomic`: `a`'s placement keeps (Atomicity); `base_ok`: see
+    /// [`Explorer::revisits`].
+    #[allow(clippy::too_many_arguments)]
     fn revisit_read(
         &mut self,
         mut s: State<'k>,
         r: EventId,
         a: EventId,
         stamp: u64,
+        atomic: bool,
+        base_ok: bool,
         out: &mut Vec<State<'k>>,
-        work: &mut Vec<(State<'k>, EventId)>,
+        work: &mut Vec<(State<'k>, EventId, bool)>,
     ) -> Result<(), McError> {
-        debug_assert_eq!(s.graph.next_id(r.thread), r);
-        match self.perform_read(&mut s, r.thread, RfSource::Write(a), true)? {
-            Performed::Ok => {
-                s.meta_mut(r).stamp = stamp;
-                // A re-executed update writes anew: like the write part of
-                // a two-event RMW it may revisit reads in turn.
-                if s.graph.event(r).kind == Kind::Update {
-                    work.push((s.clone(), r));
-                }
-                self.keep(s, out)
-            }
-            Performed::Infeasible | Performed::Fault(_) => {}
+        debug_assert_eq!(s.next_id(r.thread), r);
+        let Some((l, ty)) = self.read_target(&s, r.thread) else {
+            return Err(McError::Internal("no pending read to revisit".into()));
+        };
+        let loc = self.intern(l, ty);
+        let src = RfSource::Write(a);
+        let (e, old) = match self.plan_read(&s, r.thread, loc, ty, src)? {
+            ReadPlan::Fault(_) => return Ok(()),
+            ReadPlan::Event(e, old) => (e, old),
+        };
+        let views = views::views(&s, &e, Some(src), self.config.model);
+        let verdict = self.judge_read(&s, &e, loc, src, &views.0);
+        if !verdict.coherent {
+            // Its own revisits keep r and the witness (in porf(r)).
+            return self.drop_incoherent(|ex| {
+                Ok(ex
+                    .commit_read(&mut s, e, old, loc, src, views, Some(stamp))?
+                    .then_some(s))
+            });
         }
+        if !self.commit_read(&mut s, e, old, loc, src, views, Some(stamp))? {
+            return Ok(());
+        }
+        let ok = if base_ok {
+            atomic && verdict.atomic
+        } else {
+            let g = s.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
+            consistency::check(&g, self.config.model).is_ok()
+        };
+        // A re-executed update writes anew: like the write part of a
+        // two-event RMW it may revisit reads in turn.
+        if s.node(r).event.kind == Kind::Update {
+            work.push((s.clone(), r, ok));
+        }
+        self.keep(s, ok, out);
         Ok(())
     }
 
@@ -650,19 +886,20 @@ impl<'k> Explorer<'k, '_> {
     /// `E'` the events added up to `e` and `porf(a)`, `e` is a revisitable
     /// read whose source is in `E'` and `co`-maximal there, or a write
     /// `co`-maximal in `E'` (`a` itself is not counted).
-    fn added_maximally(&self, sa: &State<'k>, e: EventId, a: EventId, prefix: &[usize]) -> bool {
-        let m = sa.meta(e);
-        let ev = sa.graph.event(e);
-        if ev.is_read() && !m.revisitable {
+    fn added_maximally(&self, sa: &State<'k>, e: EventId, a: EventId, prefix: &[u32]) -> bool {
+        let slot = &sa.events[e.thread][e.index];
+        let m = &slot.node;
+        let ev = &m.event;
+        if ev.is_read() && !slot.revisitable {
             return false;
         }
-        let in_e = |x: EventId| x.index < prefix[x.thread] || sa.meta(x).stamp <= m.stamp;
-        let Some(loc) = ev.loc else {
+        let in_e = |x: EventId| (x.index as u32) < prefix[x.thread] || sa.node(x).stamp <= m.stamp;
+        let Some(loc) = m.loc else {
             return true;
         };
         let hat = match ev.kind {
-            Kind::Read | Kind::Update => match sa.graph.rf.get(&e) {
-                Some(src) => *src,
+            Kind::Read | Kind::Update => match m.rf {
+                Some(src) => src,
                 None => return false,
             },
             Kind::Write => RfSource::Write(e),
@@ -673,7 +910,7 @@ impl<'k> Explorer<'k, '_> {
                 return false;
             }
         }
-        let co = sa.graph.co.get(&loc).map(Vec::as_slice).unwrap_or(&[]);
+        let co = sa.co(loc);
         let after: &[EventId] = match hat {
             RfSource::Init => co,
             RfSource::Write(w) => match co.iter().position(|x| *x == w) {
@@ -685,67 +922,75 @@ impl<'k> Explorer<'k, '_> {
     }
 
     /// Restricts `s` to the first `keep[t]` events of every thread and
-    /// recomputes where every thread is (deterministically: a thread's state
-    /// is a function of what its kept events read).
+    /// puts every thread back where it was (deterministically: a thread's
+    /// state is a function of what its kept events read).
     fn restrict(&self, s: &mut State<'k>, keep: &[usize]) {
-        let old_len: Vec<usize> = s.graph.events.iter().map(Vec::len).collect();
+        let old_len: Vec<usize> = s.events.iter().map(|evs| evs.len()).collect();
         // The paused thread at the first deleted event of every thread.
-        let first_deleted: Vec<Option<(Thread<'k>, warpsafe_interp::Event)>> = keep
+        let first_deleted: Vec<Option<(Rc<Thread<'k>>, warpsafe_interp::Event)>> = keep
             .iter()
             .enumerate()
-            .map(|(t, k)| s.meta[t].get(*k).map(|m| (m.pre.clone(), m.ev.clone())))
+            .map(|(t, k)| {
+                s.events[t]
+                    .get(*k)
+                    .map(|x| (x.node.pre.clone(), x.node.ev.clone()))
+            })
             .collect();
         let kept = |id: &EventId| id.index < keep[id.thread];
         for (t, k) in keep.iter().enumerate() {
-            s.graph.events[t].truncate(*k);
-            s.meta[t].truncate(*k);
+            if s.events[t].len() > *k {
+                s.thread_mut(t).truncate(*k);
+            }
         }
-        s.graph.rf.retain(|id, _| kept(id));
-        for ws in s.graph.co.values_mut() {
-            ws.retain(kept);
+        for ws in &mut s.co {
+            if !ws.iter().all(kept) {
+                Rc::make_mut(ws).retain(kept);
+            }
         }
-        s.graph.co.retain(|_, ws| !ws.is_empty());
         // Barrier instances whose participants all arrived.
-        let complete = |g: &Graph, inst: BarrierInstance| {
-            (0..g.events.len())
+        let complete = |s: &State<'k>, inst: BarrierInstance| {
+            (0..s.events.len())
                 .filter(|u| self.grid.participates(*u, inst.group))
-                .all(|u| g.events[u].iter().any(|e| e.barrier == Some(inst)))
+                .all(|u| {
+                    s.events[u]
+                        .iter()
+                        .any(|x| x.node.event.barrier == Some(inst))
+                })
         };
         for (t, first) in first_deleted.into_iter().enumerate() {
             let k = keep[t];
             let last_barrier = k
                 .checked_sub(1)
-                .and_then(|i| s.graph.events[t][i].barrier.map(|b| (i, b)));
+                .and_then(|i| s.events[t][i].node.event.barrier.map(|b| (i, b)));
             match (last_barrier, first) {
-                (Some((i, inst)), _) if !complete(&s.graph, inst) => {
-                    let meta = &s.meta[t][i];
-                    let reduce = match &meta.ev.kind {
+                (Some((i, inst)), _) if !complete(s, inst) => {
+                    let node = s.events[t][i].node.clone();
+                    let reduce = match &node.ev.kind {
                         EventKind::Barrier { reduce, .. } => *reduce,
                         _ => None,
                     };
-                    s.threads[t] = meta.pre.clone();
-                    s.status[t] = Status::AtBarrier {
+                    let lane = Rc::make_mut(&mut s.lanes[t]);
+                    lane.thread = node.pre.clone();
+                    lane.status = Status::AtBarrier {
                         instance: inst,
                         reduce,
-                        span: meta.ev.span,
+                        span: node.ev.span,
                     };
-                    s.fault_loc[t] = None;
+                    lane.fault_loc = None;
                 }
                 (_, Some((pre, ev))) if k < old_len[t] => {
-                    s.threads[t] = pre;
-                    s.status[t] = Status::Ready(ev);
-                    s.fault_loc[t] = None;
+                    let lane = Rc::make_mut(&mut s.lanes[t]);
+                    lane.thread = pre;
+                    lane.status = Status::Ready(ev);
+                    lane.fault_loc = None;
                 }
                 _ => {}
             }
         }
-        let used: std::collections::BTreeSet<Loc> = s
-            .graph
-            .all_events()
-            .filter_map(|e| e.loc)
-            .chain(s.fault_loc.iter().flatten().copied())
-            .collect();
-        s.graph.init.retain(|l, _| used.contains(l));
+        s.sc_events = s
+            .nodes()
+            .filter(|x| x.event.kind != Kind::Barrier && x.event.order.is_sc())
+            .count() as u32;
     }
 
     /// Releases the threads at `instance` when all participants arrived;
@@ -756,7 +1001,7 @@ impl<'k> Explorer<'k, '_> {
             .collect();
         let mut preds = Vec::new();
         for u in &parts {
-            match &s.status[*u] {
+            match &s.lanes[*u].status {
                 Status::AtBarrier {
                     instance: i,
                     reduce,
@@ -769,9 +1014,10 @@ impl<'k> Explorer<'k, '_> {
             if let Status::AtBarrier {
                 reduce: Some((op, _)),
                 ..
-            } = s.status[u]
+            } = s.lanes[u].status
             {
-                s.threads[u].resume_barrier(reduce_barrier(op, preds.iter().copied()))?;
+                Rc::make_mut(&mut Rc::make_mut(&mut s.lanes[u]).thread)
+                    .resume_barrier(reduce_barrier(op, preds.iter().copied()))?;
             }
             if !self.advance(s, u)? {
                 return Ok(false);
@@ -783,87 +1029,42 @@ impl<'k> Explorer<'k, '_> {
 
 fn dump(s: &State<'_>) -> String {
     let mut o = String::new();
-    for (t, evs) in s.graph.events.iter().enumerate() {
-        for (i, e) in evs.iter().enumerate() {
-            let m = &s.meta[t][i];
+    for (t, evs) in s.events.iter().enumerate() {
+        for (i, x) in evs.iter().enumerate() {
+            let m = &x.node;
+            let e = &m.event;
             o += &format!(
-                "{t}.{i} {:?} {:?} r={:?} w={:?} stamp={} rev={} rf={:?}\n",
+                "{t}.{i} {:?} {:?} {:?} r={:?} w={:?} stamp={} rev={} rf={:?} hb={:?}\n",
                 e.kind,
-                e.loc.map(|l| l.index),
+                e.order,
+                m.loc,
                 e.read_value,
                 e.written_value,
                 m.stamp,
-                m.revisitable,
-                s.graph.rf.get(&e.id)
+                x.revisitable,
+                m.rf,
+                m.hb
             );
         }
     }
-    o += &format!("co {:?}\n", s.graph.co.values().collect::<Vec<_>>());
+    o += &format!("co {:?}\n", s.co);
     o
 }
 
-/// Every `rf` source exists; `co` holds existing writes.
+/// Every `rf` source exists; `co` holds existing writes; ids are positions.
 fn well_formed(s: &State<'_>) -> bool {
-    let exists = |w: &EventId| w.index < s.graph.events[w.thread].len();
-    s.graph.rf.iter().all(|(r, src)| {
-        exists(r)
-            && match src {
-                RfSource::Init => true,
-                RfSource::Write(w) => exists(w),
-            }
-    }) && s.graph.co.values().flatten().all(exists)
-        && s.meta
-            .iter()
-            .zip(&s.graph.events)
-            .all(|(m, e)| m.len() == e.len())
-}
-
-/// Inserts update `id` into `co` right after `src`.
-fn insert_after(g: &mut Graph, loc: Loc, src: RfSource, id: EventId) {
-    let ws = g.co.entry(loc).or_default();
-    let pos = match src {
-        RfSource::Init => 0,
-        RfSource::Write(w) => ws.iter().position(|x| *x == w).map_or(ws.len(), |i| i + 1),
-    };
-    ws.insert(pos, id);
-}
-
-/// The `porf`-prefix of `a` (strict: without `a`), closed under `po`, `rf`
-/// and barrier instances, as the number of events of every thread in it.
-fn porf_prefix(g: &Graph, a: EventId) -> Vec<usize> {
-    let mut p = vec![0; g.events.len()];
-    p[a.thread] = a.index;
-    // An update's source is in its prefix.
-    if let Some(RfSource::Write(w)) = g.rf.get(&a) {
-        p[w.thread] = p[w.thread].max(w.index + 1);
-    }
-    loop {
-        let mut changed = false;
-        for t in 0..g.events.len() {
-            let mut i = 0;
-            while i < p[t] {
-                let e = &g.events[t][i];
-                if let Some(RfSource::Write(w)) = g.rf.get(&e.id) {
-                    if p[w.thread] < w.index + 1 {
-                        p[w.thread] = w.index + 1;
-                        changed = true;
+    let exists = |w: &EventId| w.index < s.events[w.thread].len();
+    s.nodes().all(|m| match m.rf {
+        Some(RfSource::Write(w)) => exists(&w),
+        _ => true,
+    }) && s.co.iter().flat_map(|ws| ws.iter()).all(exists)
+        && s.events.iter().enumerate().all(|(t, evs)| {
+            evs.iter().enumerate().all(|(i, x)| {
+                x.node.event.id
+                    == EventId {
+                        thread: t,
+                        index: i,
                     }
-                }
-                if let Some(inst) = e.barrier {
-                    for (u, evs) in g.events.iter().enumerate() {
-                        if let Some(f) = evs.iter().find(|f| f.barrier == Some(inst)) {
-                            if p[u] < f.id.index + 1 {
-                                p[u] = f.id.index + 1;
-                                changed = true;
-                            }
-                        }
-                    }
-                }
-                i += 1;
-            }
-        }
-        if !changed {
-            return p;
-        }
-    }
+            })
+        })
 }

@@ -9,7 +9,7 @@
 
 use crate::consistency::Relations;
 use crate::graph::{BarrierGroup, BarrierInstance, Graph, Loc, RfSource, ThreadId};
-use crate::races::races;
+use crate::races::{races, Race};
 use crate::reference::{AssertionFailure, Config, Execution, McError, ThreadFault};
 use std::sync::Arc;
 use warpsafe_interp::{
@@ -159,15 +159,26 @@ impl<'k> Grid<'k> {
     /// A complete execution: its graph, final memory, races, and each
     /// thread's failed assertion, fault or barrier it is stuck at.
     pub fn execution(&self, graph: Graph, status: &[Status], config: &Config) -> Execution {
+        let races = races(&Relations::new(&graph, config.model));
+        self.execution_with(graph, status.iter(), races)
+    }
+
+    /// A complete execution whose races are already known.
+    pub fn execution_with<'s>(
+        &self,
+        graph: Graph,
+        status: impl Iterator<Item = &'s Status>,
+        races: Vec<Race>,
+    ) -> Execution {
         let mut exec = Execution {
             final_memory: graph.final_memory(),
             assertion_failures: Vec::new(),
             faults: Vec::new(),
             blocked: Vec::new(),
-            races: races(&Relations::new(&graph, config.model)),
+            races,
             graph: Graph::default(),
         };
-        for (t, status) in status.iter().enumerate() {
+        for (t, status) in status.enumerate() {
             let thread = self.ids[t];
             match status {
                 Status::Failed { message, span } => {

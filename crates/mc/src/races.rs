@@ -13,7 +13,7 @@
 //! consistent graphs ([`crate::consistency`]).
 
 use crate::consistency::Relations;
-use crate::graph::{Event, EventId, Loc, ThreadId};
+use crate::graph::{Event, EventId, Graph, Loc, ThreadId};
 use crate::scope;
 use warpsafe_ir::Span;
 
@@ -56,33 +56,46 @@ pub struct Race {
 
 /// The races of the graph of `rel` (which should be consistent).
 pub fn races(rel: &Relations<'_>) -> Vec<Race> {
-    let g = rel.graph;
-    let accesses: Vec<&Event> = g.all_events().filter(|e| e.is_access()).collect();
+    races_by(rel.graph, |a, b| rel.hb(a, b))
+}
+
+/// The races of `g` (which should be consistent), given its `hb` relation
+/// as a function (`hb(a, b)`: `a` happens before `b`).
+pub fn races_by(g: &Graph, hb: impl Fn(EventId, EventId) -> bool) -> Vec<Race> {
+    // Accesses grouped by location; pairs only within a group.
+    let mut accesses: Vec<&Event> = g.all_events().filter(|e| e.is_access()).collect();
+    accesses.sort_by_key(|e| (e.loc, e.id));
     let mut out = Vec::new();
-    for (i, a) in accesses.iter().enumerate() {
-        for b in &accesses[i + 1..] {
-            if a.id.thread == b.id.thread
-                || a.loc != b.loc
-                || !(a.is_write() || b.is_write())
-                || rel.hb(a.id, b.id)
-                || rel.hb(b.id, a.id)
-            {
-                continue;
+    for group in accesses.chunk_by(|a, b| a.loc == b.loc) {
+        if !group.iter().any(|e| e.is_write()) {
+            continue;
+        }
+        for (i, a) in group.iter().enumerate() {
+            for b in &group[i + 1..] {
+                if a.id.thread == b.id.thread
+                    || !(a.is_write() || b.is_write())
+                    || hb(a.id, b.id)
+                    || hb(b.id, a.id)
+                {
+                    continue;
+                }
+                let kind = if !a.is_atomic() || !b.is_atomic() {
+                    RaceKind::Data
+                } else if !scope::inclusive(a, b) {
+                    RaceKind::Heterogeneous
+                } else {
+                    continue;
+                };
+                out.push(Race {
+                    kind,
+                    loc: a.loc.expect("accesses have locations"),
+                    first: RaceAccess::of(a),
+                    second: RaceAccess::of(b),
+                });
             }
-            let kind = if !a.is_atomic() || !b.is_atomic() {
-                RaceKind::Data
-            } else if !scope::inclusive(a, b) {
-                RaceKind::Heterogeneous
-            } else {
-                continue;
-            };
-            out.push(Race {
-                kind,
-                loc: a.loc.expect("accesses have locations"),
-                first: RaceAccess::of(a),
-                second: RaceAccess::of(b),
-            });
         }
     }
+    // In the order of the events (thread, then program order).
+    out.sort_by_key(|r| (r.first.event, r.second.event));
     out
 }

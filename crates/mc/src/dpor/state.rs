@@ -1,0 +1,191 @@
+//! The DPOR explorer's partial execution (seed 000 §4): the graph as the
+//! explorer grows and restricts it, built for cheap copies and cheap
+//! queries, and its conversion to the public [`Graph`].
+//!
+//! - Every event is an immutable [`Node`] behind an `Rc`, shared by all the
+//!   states that contain it: copying a state copies one pointer per event
+//!   (and the per-state bit [`Slot::revisitable`]), never an event.
+//! - A node carries two vector clocks, its *views*: [`Node::hb`] counts,
+//!   per thread, the events `hb`-before the node or the node itself, and
+//!   [`Node::porf`] those in its `porf`-prefix (closed under `po`, `rf` and
+//!   barrier instances) or the node itself. A view is computed once, when
+//!   the node is created, from its `po`-predecessor, its `rf` source (for
+//!   `porf`), its `sw` sources (for `hb`) and, after a barrier, every
+//!   arrival at that barrier instance (see [`super::views`]).
+//! - A thread's interpreter is shared the same way ([`Lane::thread`]); it is
+//!   copied only when the thread runs on (`Rc::make_mut`). The node keeps
+//!   the interpreter paused at its event ([`Node::pre`]), so restricting a
+//!   graph never re-runs a thread.
+//! - `co` is, per interned location (an index into the explorer's location
+//!   table), the list of writes after the initial one.
+//!
+//! Invariants: `events[t][i].node.event.id == (t, i)`; a node's views only
+//! count events that are in every state containing the node (states are
+//! `porf`-closed restrictions, and `hb ⊆ (po ∪ rf ∪ bar)⁺`); a read node's
+//! `rf` source is an event of the state or `Init`.
+
+use crate::graph::{Event, EventId, Graph, Loc, RfSource};
+use crate::grid::Status;
+use std::rc::Rc;
+use warpsafe_interp::{Thread, Value};
+
+/// One event of a partial execution, shared between states.
+pub(super) struct Node<'k> {
+    /// The event as the public graph shows it.
+    pub event: Event,
+    /// The event's interned location.
+    pub loc: Option<usize>,
+    /// What a read (or update) reads from.
+    pub rf: Option<RfSource>,
+    /// Insertion order (TruSt's `<`).
+    pub stamp: u64,
+    /// The thread paused at this event, before it was performed.
+    pub pre: Rc<Thread<'k>>,
+    /// The interpreter's event.
+    pub ev: warpsafe_interp::Event,
+    /// Per thread, the number of its events `hb`-before this one (this one
+    /// included for its own thread).
+    pub hb: Box<[u32]>,
+    /// Per thread, the number of its events in this node's `porf`-prefix
+    /// (this one included for its own thread).
+    pub porf: Box<[u32]>,
+}
+
+impl Node<'_> {
+    /// `x hb self` (strict: `hb` is irreflexive in every state).
+    pub fn hb_after(&self, x: EventId) -> bool {
+        x != self.event.id && self.hb[x.thread] as usize > x.index
+    }
+}
+
+/// An event of one state: the shared node and the per-state bit.
+#[derive(Clone)]
+pub(super) struct Slot<'k> {
+    pub node: Rc<Node<'k>>,
+    /// A read that later writes may revisit (false once it is in the
+    /// `porf`-prefix of a write that revisited an earlier read).
+    pub revisitable: bool,
+}
+
+/// Where one thread is.
+#[derive(Clone)]
+pub(super) struct Lane<'k> {
+    pub thread: Rc<Thread<'k>>,
+    pub status: Status,
+    /// The interned location of the atomic the thread faulted at (its
+    /// initial value is part of the graph, as in the reference enumerator).
+    pub fault_loc: Option<usize>,
+}
+
+/// A partial execution and where every thread stands.
+///
+/// Every thread's events and every location's `co` list and every thread's [`Lane`] sit behind an
+/// `Rc`: a copy shares them, and a change copies only the list it changes.
+#[derive(Clone)]
+pub(super) struct State<'k> {
+    pub lanes: Vec<Rc<Lane<'k>>>,
+    pub events: Vec<Rc<Vec<Slot<'k>>>>,
+    /// Per interned location, the writes in `co` order after the initial one.
+    pub co: Vec<Rc<Vec<EventId>>>,
+    pub next_stamp: u64,
+    /// Events with a `seq_cst` order (not barriers): (SC) is checked only
+    /// when there are some.
+    pub sc_events: u32,
+}
+
+impl<'k> State<'k> {
+    pub fn node(&self, id: EventId) -> &Node<'k> {
+        &self.events[id.thread][id.index].node
+    }
+
+    pub fn slot_mut(&mut self, id: EventId) -> &mut Slot<'k> {
+        &mut self.thread_mut(id.thread)[id.index]
+    }
+
+    /// Thread `t`'s events, for changing them.
+    pub fn thread_mut(&mut self, t: usize) -> &mut Vec<Slot<'k>> {
+        Rc::make_mut(&mut self.events[t])
+    }
+
+    pub fn next_id(&self, t: usize) -> EventId {
+        EventId {
+            thread: t,
+            index: self.events[t].len(),
+        }
+    }
+
+    pub fn stamp(&mut self) -> u64 {
+        self.next_stamp += 1;
+        self.next_stamp
+    }
+
+    /// All nodes, thread by thread in program order.
+    pub fn nodes(&self) -> impl Iterator<Item = &Node<'k>> {
+        self.events
+            .iter()
+            .flat_map(|evs| evs.iter())
+            .map(|s| &*s.node)
+    }
+
+    /// The writes to interned location `loc` after the initial one.
+    pub fn co(&self, loc: usize) -> &[EventId] {
+        self.co.get(loc).map_or(&[], |ws| ws.as_slice())
+    }
+
+    /// The `co` list of `loc`, for changing it.
+    pub fn co_mut(&mut self, loc: usize) -> &mut Vec<EventId> {
+        if self.co.len() <= loc {
+            self.co.resize_with(loc + 1, Rc::default);
+        }
+        Rc::make_mut(&mut self.co[loc])
+    }
+
+    /// The position of a source in its location's `co` (the initial write
+    /// is 0, the `i`-th listed write `i + 1`); `None` when it is not there.
+    pub fn co_pos(&self, loc: usize, src: RfSource) -> Option<usize> {
+        match src {
+            RfSource::Init => Some(0),
+            RfSource::Write(w) => self.co(loc).iter().position(|x| *x == w).map(|i| i + 1),
+        }
+    }
+
+    /// The public graph of this state; `locs` is the explorer's location
+    /// table (location and initial value) and `sorted` its indices in the
+    /// order of their locations.
+    pub fn to_graph(
+        &self,
+        threads: &[crate::graph::ThreadId],
+        locs: &[(Loc, Value)],
+        sorted: &[usize],
+    ) -> Graph {
+        let mut g = Graph::new(threads.to_vec());
+        let mut touched = vec![false; locs.len()];
+        for (t, evs) in self.events.iter().enumerate() {
+            g.events[t] = evs.iter().map(|s| s.node.event.clone()).collect();
+            for l in evs.iter().filter_map(|s| s.node.loc) {
+                touched[l] = true;
+            }
+        }
+        // Built from sorted sequences (no re-sorting, bulk insertion).
+        g.rf = self
+            .nodes()
+            .filter_map(|n| n.rf.map(|src| (n.event.id, src)))
+            .collect();
+        for l in self.lanes.iter().filter_map(|l| l.fault_loc) {
+            touched[l] = true;
+        }
+        g.co = sorted
+            .iter()
+            .filter_map(|l| {
+                let ws = self.co(*l);
+                (!ws.is_empty()).then(|| (locs[*l].0, ws.to_vec()))
+            })
+            .collect();
+        g.init = sorted
+            .iter()
+            .filter(|l| touched[**l])
+            .map(|l| locs[*l])
+            .collect();
+        g
+    }
+}
