@@ -35,20 +35,47 @@
 //!   write `e` is `co`-maximal among them. The graph revisited from is then
 //!   the unique maximal extension of the result, so every graph has one
 //!   predecessor and is produced once.
-//! - Every successor is checked with [`crate::consistency::check`] and
-//!   dropped when inconsistent (revisits are tried from a write whatever
-//!   its forward placements gave). Barriers block a thread until every
-//!   participant arrived, as in [`crate::reference`]; a restriction that
-//!   removes an arrival puts the other participants back at the barrier.
-//! - A thread's state is restored from a snapshot taken at each event (a
-//!   [`warpsafe_interp::Thread`] is cheap to clone), so restricting a graph
-//!   never re-runs threads from their start.
+//! - Every successor is checked **incrementally** ([`coherence`]): it is a
+//!   consistent graph plus one `po`-last, `hb`-maximal event (and a `co`
+//!   placement), so only what that event can break is checked: (Coherence)
+//!   as "`co`-after everything `hb`-before it", (Atomicity) as "splits no
+//!   update from its source", (No-Thin-Air) holds by construction, and (SC)
+//!   is recomputed ([`sc`]) only when the graph has `seq_cst` events. A
+//!   successor that breaks (Coherence) is not even built, and neither are
+//!   the revisits it would make (they keep the witness). Revisits are
+//!   tried from a write whatever its forward placements gave, and from an
+//!   update whose placement breaks only (Atomicity) (a restriction can
+//!   repair that); those revisits are checked with
+//!   [`crate::consistency::check`] in full. Barriers block a thread until
+//!   every participant arrived, as in [`crate::reference`]; a restriction
+//!   that removes an arrival puts the other participants back at the
+//!   barrier.
+//! - Every event carries vector clocks ([`views`]): its `hb`-predecessors
+//!   and its `porf`-prefix per thread, computed once when it is added. They
+//!   give `hb` for the checks and for races, and the revisits' prefixes.
+//! - States share everything that does not change ([`state`]): events are
+//!   immutable `Rc` nodes; thread interpreters, per-thread event lists and
+//!   `co` lists are copied on change. A thread's state is restored from the
+//!   snapshot its event keeps, so restricting a graph never re-runs
+//!   threads from their start.
+//! - A complete state is handed to the observer as a public
+//!   [`crate::Execution`]; its races come from the views, and only at
+//!   locations where two kinds of access seen in the exploration may race
+//!   (plain, or atomics whose scopes do not include each other).
 //!
 //! Evidence: `tests/dpor.rs` checks, against [`crate::reference`], the
 //! same set of graphs (hence counts and outcomes) and no graph twice, on
 //! every litmus kernel and on random programs of two to four threads
 //! (atomics of both scopes, exchanges, CAS, `atomicAdd`, plain accesses,
-//! fences, barriers), and LB-n has `2^n - 1` executions.
+//! fences, barriers), and LB-n has `2^n - 1` executions. In debug builds
+//! (the tests), every successor's incremental verdict, whether kept or
+//! dropped, every event's `hb` view and every execution's races are
+//! checked against [`crate::consistency`] and [`crate::races`].
+//!
+//! Cost: memory is the work stack, a few states per event of the longest
+//! execution, each sharing its events; time per state is polynomial (the
+//! checks and revisit conditions scan the graph). `benches/lb.rs` measures
+//! LB-n and SB-n.
 //!
 //! The work list is an explicit stack (no recursion). Executions, races,
 //! assertion failures, faults and blocked threads are reported as
@@ -68,6 +95,13 @@
 //!   today: its faults depend on the type only); a revisit that would make a
 //!   read fault is dropped.
 //! - Unknown values (`Havoc`) are not supported (an error).
+//! - (SC) is recomputed over the whole graph (bit matrices over its
+//!   events) for every successor of a graph with `seq_cst` events, so such
+//!   programs explore several times slower per execution than relaxed or
+//!   acquire/release ones.
+//! - Every execution is handed over as a full [`crate::Execution`] (its
+//!   graph, final memory and races as maps and vectors); building and
+//!   dropping it is about half of the time per execution on LB-n.
 
 mod coherence;
 mod sc;
@@ -78,7 +112,7 @@ use crate::consistency::{self, Relations};
 use crate::graph::{BarrierInstance, Event, EventId, Kind, Loc, Order, RfSource};
 use crate::grid::{reinterpret, Grid, Status};
 use crate::observe::{Flow, Observer, Stats};
-use crate::races::{races, races_by};
+use crate::races::{self, races, Race};
 use crate::reference::{Config, Exploration, McError};
 use state::{Lane, Node, Slot, State};
 use std::collections::HashMap;
@@ -117,6 +151,12 @@ struct Explorer<'k, 'o> {
     loc_ids: HashMap<Loc, usize>,
     /// The indices of `locs` in the order of their locations.
     sorted_locs: Vec<usize>,
+    /// Per interned location, one access of every kind seen there in the
+    /// whole exploration (thread, write or not, atomic or not, scope).
+    access_kinds: Vec<Vec<Event>>,
+    /// Per interned location, whether two of those kinds may race: when
+    /// none may, no execution has a race there and none is looked for.
+    racy: Vec<bool>,
 }
 
 /// Explores every consistent execution of `kernel` under `launch` once, by
@@ -148,6 +188,8 @@ pub fn explore_with(
         locs: Vec::new(),
         loc_ids: HashMap::new(),
         sorted_locs: Vec::new(),
+        access_kinds: Vec::new(),
+        racy: Vec::new(),
     };
     let mut state = State {
         lanes: threads
@@ -212,7 +254,7 @@ impl<'k> Explorer<'k, '_> {
             });
         }
         let graph = state.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
-        let found = races_by(&graph, |a, b| state.node(b).hb_after(a));
+        let found = self.races_of(&state);
         debug_assert_eq!(
             found,
             races(&Relations::new(&graph, self.config.model)),
@@ -292,7 +334,49 @@ impl<'k> Explorer<'k, '_> {
         self.loc_ids.insert(loc, i);
         let at = self.sorted_locs.partition_point(|j| self.locs[*j].0 < loc);
         self.sorted_locs.insert(at, i);
+        self.access_kinds.push(Vec::new());
+        self.racy.push(false);
         i
+    }
+
+    /// Records the kind of access `e` at interned location `loc`.
+    fn note_access(&mut self, e: &Event, loc: usize) {
+        let kinds = &mut self.access_kinds[loc];
+        let same = |k: &Event| {
+            k.id.thread == e.id.thread
+                && k.is_write() == e.is_write()
+                && k.is_atomic() == e.is_atomic()
+                && k.scope == e.scope
+        };
+        if kinds.iter().any(same) {
+            return;
+        }
+        if kinds.iter().any(|k| races::may_race(k, e)) {
+            self.racy[loc] = true;
+        }
+        kinds.push(e.clone());
+    }
+
+    /// The races of a complete state (see [`Explorer::racy`]).
+    fn races_of(&self, s: &State<'k>) -> Vec<Race> {
+        if !self.racy.iter().any(|r| *r) {
+            return Vec::new();
+        }
+        let mut accesses: Vec<(usize, &Event)> = s
+            .nodes()
+            .filter_map(|n| n.loc.filter(|l| self.racy[*l]).map(|l| (l, &n.event)))
+            .collect();
+        accesses.sort_by_key(|(l, e)| (*l, e.id));
+        let hb = |a: EventId, b: EventId| s.node(b).hb_after(a);
+        let mut out = Vec::new();
+        let mut group = Vec::new();
+        for chunk in accesses.chunk_by(|a, b| a.0 == b.0) {
+            group.clear();
+            group.extend(chunk.iter().map(|(_, e)| *e));
+            races::races_at(&group, &hb, &mut out);
+        }
+        out.sort_by_key(|r| (r.first.event, r.second.event));
+        out
     }
 
     /// Runs thread `t` to its next event; `false` when an `__assume` fails.
@@ -366,7 +450,7 @@ impl<'k> Explorer<'k, '_> {
     /// is its place in the insertion order (a fresh one when `None`).
     #[allow(clippy::too_many_arguments)]
     fn push_node(
-        &self,
+        &mut self,
         s: &mut State<'k>,
         e: Event,
         loc: Option<usize>,
@@ -380,6 +464,9 @@ impl<'k> Explorer<'k, '_> {
             unreachable!("only ready threads perform events");
         };
         let ev = ev.clone();
+        if let Some(l) = loc {
+            self.note_access(&e, l);
+        }
         let stamp = stamp.unwrap_or_else(|| s.stamp());
         if e.kind != Kind::Barrier && e.order.is_sc() {
             s.sc_events += 1;

@@ -67,35 +67,47 @@ pub fn races_by(g: &Graph, hb: impl Fn(EventId, EventId) -> bool) -> Vec<Race> {
     accesses.sort_by_key(|e| (e.loc, e.id));
     let mut out = Vec::new();
     for group in accesses.chunk_by(|a, b| a.loc == b.loc) {
-        if !group.iter().any(|e| e.is_write()) {
-            continue;
-        }
-        for (i, a) in group.iter().enumerate() {
-            for b in &group[i + 1..] {
-                if a.id.thread == b.id.thread
-                    || !(a.is_write() || b.is_write())
-                    || hb(a.id, b.id)
-                    || hb(b.id, a.id)
-                {
-                    continue;
-                }
-                let kind = if !a.is_atomic() || !b.is_atomic() {
-                    RaceKind::Data
-                } else if !scope::inclusive(a, b) {
-                    RaceKind::Heterogeneous
-                } else {
-                    continue;
-                };
-                out.push(Race {
-                    kind,
-                    loc: a.loc.expect("accesses have locations"),
-                    first: RaceAccess::of(a),
-                    second: RaceAccess::of(b),
-                });
-            }
-        }
+        races_at(group, &hb, &mut out);
     }
     // In the order of the events (thread, then program order).
     out.sort_by_key(|r| (r.first.event, r.second.event));
     out
+}
+
+/// The races among `group`, accesses to one location in event order,
+/// into `out`.
+pub(crate) fn races_at(
+    group: &[&Event],
+    hb: &impl Fn(EventId, EventId) -> bool,
+    out: &mut Vec<Race>,
+) {
+    if !group.iter().any(|e| e.is_write()) {
+        return;
+    }
+    for (i, a) in group.iter().enumerate() {
+        for b in &group[i + 1..] {
+            if !may_race(a, b) || hb(a.id, b.id) || hb(b.id, a.id) {
+                continue;
+            }
+            out.push(Race {
+                kind: if !a.is_atomic() || !b.is_atomic() {
+                    RaceKind::Data
+                } else {
+                    RaceKind::Heterogeneous
+                },
+                loc: a.loc.expect("accesses have locations"),
+                first: RaceAccess::of(a),
+                second: RaceAccess::of(b),
+            });
+        }
+    }
+}
+
+/// Whether accesses `a` and `b` (to one location) race when concurrent:
+/// different threads, one writes, and one is non-atomic or their scopes
+/// do not include each other.
+pub fn may_race(a: &Event, b: &Event) -> bool {
+    a.id.thread != b.id.thread
+        && (a.is_write() || b.is_write())
+        && (!a.is_atomic() || !b.is_atomic() || !scope::inclusive(a, b))
 }
