@@ -222,7 +222,8 @@ impl<'k> Explorer<'k, '_> {
         let mut stack = vec![initial];
         let mut succs = Vec::new();
         while let Some(state) = stack.pop() {
-            if self.out.stopped {
+            if self.out.stopped || self.observer.tick(&self.out) == Flow::Stop {
+                self.out.stopped = true;
                 break;
             }
             let next = state

@@ -16,6 +16,14 @@
 //!   consistent execution once, by forward steps and backward revisits.
 //! - [`observe`]: the streaming interface (an [`Observer`] sees each
 //!   execution once and may stop the exploration).
+//! - [`findings`]: the errors of one execution (races, failed assertions,
+//!   barrier divergence, faults) and the key that identifies each across
+//!   executions.
+//! - [`token`] and [`replay`]: replay tokens (a compact text form of an
+//!   execution's `rf` and `co`) and the driver that re-runs the threads
+//!   from one and rebuilds exactly that execution.
+//! - [`witness`] and [`dot`]: an execution as text (events per thread with
+//!   `rf`, `co`, orders, scopes and source excerpts) and as Graphviz DOT.
 //! - `grid` (private): what both explorers share about the launched
 //!   threads: starting them, their locations and barrier groups, initial
 //!   values, and the errors of a complete execution.
@@ -25,16 +33,22 @@
 //! it returns, and both return the same graphs (`tests/dpor.rs`).
 
 pub mod consistency;
+pub mod dot;
 pub mod dpor;
+pub mod findings;
 pub mod graph;
 mod grid;
 pub mod observe;
 pub mod races;
 pub mod reference;
 pub mod rel;
+pub mod replay;
 pub mod scope;
+pub mod token;
+pub mod witness;
 
 pub use consistency::{check, is_consistent, Axiom, Model, Relations, Violation};
+pub use findings::{findings, ErrorKind, Finding, FindingKey};
 pub use graph::{
     BarrierGroup, BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource, ThreadId,
 };
@@ -43,3 +57,5 @@ pub use races::{races, Race, RaceAccess, RaceKind};
 pub use reference::{
     explore, AssertionFailure, Config, Execution, Exploration, McError, ThreadFault,
 };
+pub use replay::{replay, ReplayError};
+pub use token::{fingerprint, ReplayToken, TokenError};

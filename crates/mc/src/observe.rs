@@ -8,7 +8,9 @@
 //! small litmus runs).
 //!
 //! Invariant: an explorer calls [`Observer::execution`] once per distinct
-//! consistent execution, and stops as soon as it returns [`Flow::Stop`].
+//! consistent execution, and stops as soon as it returns [`Flow::Stop`];
+//! it calls [`Observer::tick`] before expanding each partial graph, so an
+//! observer can stop a long run between executions (a time limit).
 
 use crate::reference::{Execution, Exploration};
 
@@ -23,6 +25,12 @@ pub enum Flow {
 pub trait Observer {
     /// One complete consistent execution.
     fn execution(&mut self, exec: Execution) -> Flow;
+
+    /// Called before each partial graph is expanded, with the counters so
+    /// far; [`Flow::Stop`] ends the exploration (incomplete).
+    fn tick(&mut self, _stats: &Stats) -> Flow {
+        Flow::Continue
+    }
 }
 
 /// What an exploration counted.

@@ -1,0 +1,213 @@
+//! The errors one execution shows (seed 000 §2.1), as one list: data races
+//! and heterogeneous races ([`crate::races`]), assertion violations,
+//! barrier divergence (threads left blocked at a barrier when no thread can
+//! move), and faults of the thread itself (out-of-bounds indices, division
+//! by zero, reads of uninitialised variables).
+//!
+//! Each [`Finding`] has a [`FindingKey`] that identifies the error across
+//! executions: its kind, the source spans involved (both accesses of a
+//! race, in a canonical order) and the memory location (array and index,
+//! whatever the block), plus what kind of fault or which assertion. Two
+//! executions that show the same error give the same key, which is how
+//! `warpsafe explore --all` reports each distinct error once.
+//!
+//! Invariant: [`findings`] is empty exactly when the execution has no race,
+//! no failed assertion, no blocked thread and no fault.
+
+use crate::graph::{EventId, ThreadId};
+use crate::races::{Race, RaceKind};
+use crate::reference::{AssertionFailure, Execution, ThreadFault};
+use std::fmt;
+use warpsafe_interp::FaultKind;
+use warpsafe_ir::{ArrayId, Span};
+
+/// The kinds of error, as `//xfail:` reasons spell them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorKind {
+    DataRace,
+    HeterogeneousRace,
+    Assertion,
+    BarrierDivergence,
+    Fault,
+}
+
+impl ErrorKind {
+    /// `data-race`, `heterogeneous-race`, `assert`, `barrier-divergence`,
+    /// `fault`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::DataRace => "data-race",
+            ErrorKind::HeterogeneousRace => "heterogeneous-race",
+            ErrorKind::Assertion => "assert",
+            ErrorKind::BarrierDivergence => "barrier-divergence",
+            ErrorKind::Fault => "fault",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One error of one execution.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Finding {
+    Race(Race),
+    Assertion(AssertionFailure),
+    /// Threads blocked at the barrier of `span` at the end of the
+    /// execution: some participant never arrived.
+    Divergence {
+        span: Span,
+        threads: Vec<ThreadId>,
+        /// The barrier events the threads are blocked at.
+        events: Vec<EventId>,
+    },
+    Fault(ThreadFault),
+}
+
+/// What identifies an error across executions (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FindingKey {
+    pub kind: ErrorKind,
+    pub spans: (Span, Option<Span>),
+    /// Array and index of a race or an out-of-bounds access.
+    pub location: Option<(ArrayId, u64)>,
+    /// The assertion's message or the fault's kind.
+    pub detail: Option<String>,
+}
+
+impl Finding {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Finding::Race(r) if r.kind == RaceKind::Data => ErrorKind::DataRace,
+            Finding::Race(_) => ErrorKind::HeterogeneousRace,
+            Finding::Assertion(_) => ErrorKind::Assertion,
+            Finding::Divergence { .. } => ErrorKind::BarrierDivergence,
+            Finding::Fault(_) => ErrorKind::Fault,
+        }
+    }
+
+    pub fn key(&self) -> FindingKey {
+        let kind = self.kind();
+        match self {
+            Finding::Race(r) => {
+                let (a, b) = (r.first.span, r.second.span);
+                FindingKey {
+                    kind,
+                    spans: (a.min(b), Some(a.max(b))),
+                    location: Some((r.loc.array, r.loc.index)),
+                    detail: None,
+                }
+            }
+            Finding::Assertion(a) => FindingKey {
+                kind,
+                spans: (a.span, None),
+                location: None,
+                detail: Some(a.message.clone()),
+            },
+            Finding::Divergence { span, .. } => FindingKey {
+                kind,
+                spans: (*span, None),
+                location: None,
+                detail: None,
+            },
+            Finding::Fault(f) => {
+                let (class, location) = fault_class(&f.fault.kind);
+                FindingKey {
+                    kind,
+                    spans: (f.fault.span, None),
+                    location,
+                    detail: Some(class),
+                }
+            }
+        }
+    }
+
+    /// The events of the execution the error is about (the two accesses of
+    /// a race, the barriers of blocked threads).
+    pub fn events(&self) -> Vec<EventId> {
+        match self {
+            Finding::Race(r) => vec![r.first.event, r.second.event],
+            Finding::Divergence { events, .. } => events.clone(),
+            Finding::Assertion(_) | Finding::Fault(_) => Vec::new(),
+        }
+    }
+
+    /// The threads involved.
+    pub fn threads(&self) -> Vec<ThreadId> {
+        match self {
+            Finding::Race(r) => vec![r.first.thread, r.second.thread],
+            Finding::Assertion(a) => vec![a.thread],
+            Finding::Divergence { threads, .. } => threads.clone(),
+            Finding::Fault(f) => vec![f.thread],
+        }
+    }
+}
+
+/// A fault's kind without the values that vary between threads (the
+/// index), and the array it concerns.
+fn fault_class(kind: &FaultKind) -> (String, Option<(ArrayId, u64)>) {
+    match kind {
+        FaultKind::OutOfBounds { array, .. } | FaultKind::NegativeIndex { array, .. } => {
+            ("out-of-bounds".into(), Some((*array, 0)))
+        }
+        FaultKind::UninitialisedMemory { array, .. } => {
+            ("uninitialised-read".into(), Some((*array, 0)))
+        }
+        FaultKind::UninitialisedVariable(v) => (format!("uninitialised-variable {}", v.0), None),
+        FaultKind::DivisionByZero => ("division-by-zero".into(), None),
+        other => {
+            // The variant's name: the text up to its first field.
+            let debug = format!("{other:?}");
+            let name = debug
+                .split(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or("fault")
+                .to_string();
+            (name, None)
+        }
+    }
+}
+
+/// Every error of `exec`: races, failed assertions, divergent barriers
+/// (one finding per barrier, with every thread blocked at it), faults.
+pub fn findings(exec: &Execution) -> Vec<Finding> {
+    let mut out: Vec<Finding> = exec.races.iter().copied().map(Finding::Race).collect();
+    out.extend(
+        exec.assertion_failures
+            .iter()
+            .cloned()
+            .map(Finding::Assertion),
+    );
+    let mut barriers: Vec<(Span, Vec<ThreadId>, Vec<EventId>)> = Vec::new();
+    for (thread, span) in &exec.blocked {
+        let t = exec.graph.threads.iter().position(|x| x == thread);
+        let event = t.and_then(|t| {
+            exec.graph.events[t]
+                .iter()
+                .rev()
+                .find(|e| e.barrier.is_some())
+                .map(|e| e.id)
+        });
+        match barriers.iter_mut().find(|(s, ..)| s == span) {
+            Some((_, ts, es)) => {
+                ts.push(*thread);
+                es.extend(event);
+            }
+            None => barriers.push((*span, vec![*thread], event.into_iter().collect())),
+        }
+    }
+    out.extend(
+        barriers
+            .into_iter()
+            .map(|(span, threads, events)| Finding::Divergence {
+                span,
+                threads,
+                events,
+            }),
+    );
+    out.extend(exec.faults.iter().cloned().map(Finding::Fault));
+    out
+}

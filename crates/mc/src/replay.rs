@@ -1,0 +1,422 @@
+//! Replaying one execution from its [`ReplayToken`]: the interpreter
+//! threads are run again, every read returning the value of the write the
+//! token names, and the graph they produce is rebuilt, given the token's
+//! `co`, checked for consistency and returned as the [`Execution`] the
+//! explorer reported.
+//!
+//! Seed 000 §3: an execution graph is its events, `rf` and `co`, and a
+//! thread's events are a function of what its reads return, so the `rf`
+//! choices determine every event; the token adds the `co` orders. Any
+//! order of running the threads in which each read comes after the write
+//! it reads from gives the same graph (event identities are thread and
+//! program-order index); the driver repeatedly runs every thread as far as
+//! its next read's source allows, which finds such an order whenever one
+//! exists (by (No-Thin-Air), `po ∪ rf ∪ bar` is acyclic in a consistent
+//! execution).
+//!
+//! Events are built exactly as [`crate::dpor`] and [`crate::reference`]
+//! build them (kinds, orders, scopes, barrier instances, initial values;
+//! an RMW whose operation faults faults without an event), so that the
+//! replayed graph equals the explored one (`tests/replay.rs`).
+//!
+//! Invariant: [`replay`] returns an execution only when the token fits the
+//! kernel and launch (same fingerprint, every read's source an existing
+//! write to its location, every write placed in `co` exactly once) and the
+//! rebuilt graph is consistent; anything else is a [`ReplayError`].
+
+use crate::consistency;
+use crate::graph::{BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource};
+use crate::grid::{reinterpret, source, Grid, Status};
+use crate::reference::{Config, Execution, McError};
+use crate::token::{fingerprint, ReplayToken, TokenError};
+use std::collections::{BTreeMap, BTreeSet};
+use thiserror::Error;
+use warpsafe_interp::{
+    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, EventKind, Fault, FaultKind,
+    Launch, Step, Thread,
+};
+use warpsafe_ir::{Kernel, ScalarTy};
+
+/// Why a token cannot be replayed.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Token(#[from] TokenError),
+    #[error("the replay token was made for another kernel or launch (a different kernel, grid, parameter values, or an edited file)")]
+    Mismatch,
+    #[error("the replay token does not fit the kernel: {0}")]
+    Diverged(String),
+    #[error("the replayed execution is not consistent under scoped RC11 (violates {0})")]
+    Inconsistent(String),
+    #[error(transparent)]
+    Mc(#[from] McError),
+}
+
+/// Whether `token` was made for `kernel` under `launch`.
+pub fn fits(kernel: &Kernel, launch: &Launch, token: &ReplayToken) -> bool {
+    token.fingerprint == fingerprint(kernel, launch)
+}
+
+/// Re-runs the execution `token` describes.
+pub fn replay(
+    kernel: &Kernel,
+    launch: &Launch,
+    config: &Config,
+    token: &ReplayToken,
+) -> Result<Execution, ReplayError> {
+    if !fits(kernel, launch, token) {
+        return Err(ReplayError::Mismatch);
+    }
+    let (grid, threads) = Grid::start(kernel, launch, config)?;
+    let n = grid.ids.len();
+    if token.reads.len() != n {
+        return Err(ReplayError::Diverged(format!(
+            "it has {} threads, the launch {n}",
+            token.reads.len()
+        )));
+    }
+    let mut r = Replayer {
+        graph: Graph::new(grid.ids.clone()),
+        grid,
+        threads,
+        status: vec![Status::Done; n],
+        next_read: vec![0; n],
+        token,
+    };
+    for t in 0..n {
+        r.advance(t)?;
+    }
+    loop {
+        let mut progressed = false;
+        for t in 0..n {
+            while r.step(t)? {
+                progressed = true;
+            }
+        }
+        if !progressed {
+            break;
+        }
+    }
+    if let Some(t) = (0..n).find(|t| matches!(r.status[*t], Status::Ready(_))) {
+        return Err(ReplayError::Diverged(format!(
+            "{} waits for a write that never happens",
+            r.grid.ids[t]
+        )));
+    }
+    for t in 0..n {
+        if r.next_read[t] != token.reads[t].len() {
+            return Err(ReplayError::Diverged(format!(
+                "{} performs {} reads, the token has {}",
+                r.grid.ids[t],
+                r.next_read[t],
+                token.reads[t].len()
+            )));
+        }
+    }
+    r.graph.co = co_of(&r.graph, token)?;
+    if let Err(v) = consistency::check(&r.graph, config.model) {
+        return Err(ReplayError::Inconsistent(v.axiom.to_string()));
+    }
+    let Replayer {
+        grid,
+        graph,
+        status,
+        ..
+    } = r;
+    Ok(grid.execution(graph, &status, config))
+}
+
+/// The token's `co`, checked against the replayed writes.
+fn co_of(g: &Graph, token: &ReplayToken) -> Result<BTreeMap<Loc, Vec<EventId>>, ReplayError> {
+    let diverged = |m: &str| Err(ReplayError::Diverged(m.to_string()));
+    let exists = |w: &EventId| w.thread < g.events.len() && w.index < g.events[w.thread].len();
+    let mut co = BTreeMap::new();
+    let mut placed = BTreeSet::new();
+    for ws in &token.co {
+        let Some(first) = ws.first().filter(|w| exists(w)) else {
+            return diverged("a coherence order names a write that does not happen");
+        };
+        let Some(loc) = g.event(*first).loc else {
+            return diverged("a coherence order names an event that is not a write");
+        };
+        for w in ws {
+            if !exists(w) || !g.event(*w).is_write() || g.event(*w).loc != Some(loc) {
+                return diverged("a coherence order mixes locations or names a non-write");
+            }
+            if !placed.insert(*w) {
+                return diverged("a write appears twice in the coherence orders");
+            }
+        }
+        if co.insert(loc, ws.clone()).is_some() {
+            return diverged("a location has two coherence orders");
+        }
+    }
+    if g.all_events()
+        .any(|e| e.is_write() && !placed.contains(&e.id))
+    {
+        return diverged("a write is missing from the coherence orders");
+    }
+    Ok(co)
+}
+
+struct Replayer<'k, 't> {
+    grid: Grid<'k>,
+    threads: Vec<Thread<'k>>,
+    status: Vec<Status>,
+    graph: Graph,
+    /// Per thread, how many of its token reads were performed.
+    next_read: Vec<usize>,
+    token: &'t ReplayToken,
+}
+
+impl<'k> Replayer<'k, '_> {
+    /// Runs thread `t` to its next event.
+    fn advance(&mut self, t: usize) -> Result<(), ReplayError> {
+        self.status[t] = match self.threads[t].step() {
+            Ok(Step::Event(e)) => Status::Ready(e),
+            Ok(Step::Done) => Status::Done,
+            Ok(Step::AssertionFailed { message, span }) => Status::Failed { message, span },
+            Ok(Step::Infeasible { .. }) => {
+                return Err(ReplayError::Diverged(format!(
+                    "an `__assume` fails in {}",
+                    self.grid.ids[t]
+                )))
+            }
+            Err(fault) => match fault.kind {
+                FaultKind::StepLimit { limit } => {
+                    return Err(McError::StepLimit {
+                        thread: self.grid.ids[t],
+                        limit,
+                        span: fault.span,
+                    }
+                    .into())
+                }
+                _ if fault.is_malformed_ir() => {
+                    return Err(McError::MalformedIr {
+                        thread: self.grid.ids[t],
+                        fault,
+                    }
+                    .into())
+                }
+                _ => Status::Faulted(fault),
+            },
+        };
+        Ok(())
+    }
+
+    fn event(&self, t: usize, kind: Kind, span: warpsafe_ir::Span) -> Event {
+        Event {
+            id: self.graph.next_id(t),
+            thread: self.grid.ids[t],
+            kind,
+            loc: None,
+            read_value: None,
+            written_value: None,
+            order: Order::NonAtomic,
+            scope: None,
+            span,
+            barrier: None,
+        }
+    }
+
+    /// Performs thread `t`'s pending event if it can be now; whether it did.
+    fn step(&mut self, t: usize) -> Result<bool, ReplayError> {
+        let Status::Ready(ev) = self.status[t].clone() else {
+            return Ok(false);
+        };
+        let span = ev.span;
+        match &ev.kind {
+            EventKind::Load { .. } | EventKind::Rmw { .. } | EventKind::Cas { .. } => {
+                return self.read(t, &ev);
+            }
+            EventKind::Store { loc, value, access } => {
+                let loc = self.grid.loc(t, *loc);
+                let init = self.grid.init_value(loc, value.ty());
+                self.graph.init.entry(loc).or_insert(init);
+                let (order, scope) = Order::from_access(*access);
+                let mut e = self.event(t, Kind::Write, span);
+                e.loc = Some(loc);
+                e.order = order;
+                e.scope = scope;
+                e.written_value = Some(*value);
+                self.graph.push(e);
+                self.advance(t)?;
+            }
+            EventKind::Fence { order, scope } => {
+                let mut e = self.event(t, Kind::Fence, span);
+                e.order = Order::from_mem_order(*order);
+                e.scope = Some(*scope);
+                self.graph.push(e);
+                self.advance(t)?;
+            }
+            EventKind::Barrier { barrier, reduce } => {
+                let group = self.grid.group(t, *barrier);
+                let generation = self.graph.events[t]
+                    .iter()
+                    .filter(|e| e.barrier.is_some_and(|b| b.group == group))
+                    .count() as u32;
+                let instance = BarrierInstance { group, generation };
+                let mut e = self.event(t, Kind::Barrier, span);
+                e.order = Order::AcqRel;
+                e.barrier = Some(instance);
+                self.graph.push(e);
+                self.status[t] = Status::AtBarrier {
+                    instance,
+                    reduce: *reduce,
+                    span,
+                };
+                self.release(instance)?;
+            }
+            EventKind::Havoc { reason, .. } => {
+                return Err(McError::Unsupported {
+                    what: format!("unknown values ({reason})"),
+                    span,
+                }
+                .into())
+            }
+        }
+        Ok(true)
+    }
+
+    /// The location and type of thread `t`'s pending read-like event.
+    fn read_target(&self, t: usize, ev: &warpsafe_interp::Event) -> Option<(Loc, ScalarTy)> {
+        let awaited = match self.threads[t].awaiting() {
+            Some(Awaiting::Load { ty } | Awaiting::Rmw { ty } | Awaiting::Cas { ty }) => Some(ty),
+            _ => None,
+        };
+        match &ev.kind {
+            EventKind::Load { loc, ty, .. } => Some((self.grid.loc(t, *loc), *ty)),
+            EventKind::Rmw { loc, operand, .. } => {
+                Some((self.grid.loc(t, *loc), awaited.unwrap_or(operand.ty())))
+            }
+            EventKind::Cas { loc, expected, .. } => {
+                Some((self.grid.loc(t, *loc), awaited.unwrap_or(expected.ty())))
+            }
+            _ => None,
+        }
+    }
+
+    /// Performs a load, RMW or CAS from the token's next source for `t`,
+    /// when that source was already replayed.
+    fn read(&mut self, t: usize, ev: &warpsafe_interp::Event) -> Result<bool, ReplayError> {
+        let Some((loc, ty)) = self.read_target(t, ev) else {
+            return Err(McError::Internal("the pending event is no read".into()).into());
+        };
+        let Some(src) = self.token.reads[t].get(self.next_read[t]).copied() else {
+            // No recorded source: only an RMW whose operation faults (on
+            // any value, see `crate::dpor`) performs no read.
+            if let EventKind::Rmw { op, operand, .. } = &ev.kind {
+                let init = self.grid.init_value(loc, ty);
+                if let Err(kind) = apply_rmw(*op, init, *operand) {
+                    self.graph.init.entry(loc).or_insert(init);
+                    self.status[t] = Status::Faulted(Fault::new(kind, ev.span));
+                    return Ok(true);
+                }
+            }
+            return Err(ReplayError::Diverged(format!(
+                "{} performs more reads than the token has",
+                self.grid.ids[t]
+            )));
+        };
+        if let RfSource::Write(w) = src {
+            if w.index >= self.graph.events[w.thread].len() {
+                return Ok(false);
+            }
+            let we = self.graph.event(w);
+            if !we.is_write() || we.loc != Some(loc) {
+                return Err(ReplayError::Diverged(format!(
+                    "a read of {} reads from an event that does not write there",
+                    self.grid.ids[t]
+                )));
+            }
+        }
+        let init = self.grid.init_value(loc, ty);
+        self.graph.init.entry(loc).or_insert(init);
+        let old = reinterpret(source(&self.graph, loc, src)?, ty);
+        let id = self.graph.next_id(t);
+        let mut e = self.event(t, Kind::Read, ev.span);
+        e.loc = Some(loc);
+        e.read_value = Some(old);
+        match &ev.kind {
+            EventKind::Load { access, .. } => {
+                let (order, scope) = Order::from_access(*access);
+                e.order = order;
+                e.scope = scope;
+                self.graph.push(e);
+                self.threads[t].resume_load(old).map_err(McError::from)?;
+            }
+            EventKind::Rmw {
+                op,
+                operand,
+                order,
+                scope,
+                ..
+            } => {
+                let new = apply_rmw(*op, old, *operand).map_err(|k| {
+                    ReplayError::Diverged(format!("the atomic of {} faults ({k})", e.thread))
+                })?;
+                e.kind = Kind::Update;
+                e.order = Order::from_mem_order(*order);
+                e.scope = Some(*scope);
+                e.written_value = Some(new);
+                self.graph.push(e);
+                self.threads[t].resume_rmw(old).map_err(McError::from)?;
+            }
+            EventKind::Cas {
+                expected,
+                desired,
+                order,
+                failure_order,
+                scope,
+                ..
+            } => {
+                e.scope = Some(*scope);
+                if cas_succeeds(old, *expected) {
+                    e.kind = Kind::Update;
+                    e.order = Order::from_mem_order(*order);
+                    e.written_value = Some(cas_result(old, *expected, *desired));
+                } else {
+                    e.order = Order::from_mem_order(*failure_order);
+                }
+                self.graph.push(e);
+                self.threads[t].resume_cas(old).map_err(McError::from)?;
+            }
+            _ => return Err(McError::Internal("the pending event is no read".into()).into()),
+        }
+        self.graph.rf.insert(id, src);
+        self.next_read[t] += 1;
+        self.advance(t)?;
+        Ok(true)
+    }
+
+    /// Releases the threads at `instance` when all participants arrived.
+    fn release(&mut self, instance: BarrierInstance) -> Result<(), ReplayError> {
+        let parts: Vec<usize> = (0..self.grid.ids.len())
+            .filter(|u| self.grid.participates(*u, instance.group))
+            .collect();
+        let mut preds = Vec::new();
+        for u in &parts {
+            match &self.status[*u] {
+                Status::AtBarrier {
+                    instance: i,
+                    reduce,
+                    ..
+                } if *i == instance => preds.push(reduce.is_some_and(|(_, p)| p)),
+                _ => return Ok(()),
+            }
+        }
+        for u in parts {
+            if let Status::AtBarrier {
+                reduce: Some((op, _)),
+                ..
+            } = self.status[u]
+            {
+                self.threads[u]
+                    .resume_barrier(reduce_barrier(op, preds.iter().copied()))
+                    .map_err(McError::from)?;
+            }
+            self.advance(u)?;
+        }
+        Ok(())
+    }
+}
