@@ -256,22 +256,17 @@ fn explore_verdict(
         .iter()
         .filter_map(|(n, v)| v.trim().parse::<i128>().ok().map(|v| (n.clone(), v)))
         .collect();
-    let config = warpsafe_mc::reference::Config::default();
     let mut found: Vec<&str> = Vec::new();
     for k in &module.kernels {
-        let launch = match crate::explore::launch_of(k, &params) {
-            Ok(l) => l,
-            Err(e) => return ("unknown".into(), Some(format!("{e:#}"))),
-        };
-        match crate::explore::Explorer::Dpor.run(k, &launch, &config) {
-            Ok(x) => {
-                for f in crate::explore::findings(&x) {
+        match crate::explore::error_kinds(k, &params) {
+            Ok(kinds) => {
+                for f in kinds {
                     if !found.contains(&f) {
                         found.push(f);
                     }
                 }
             }
-            Err(e) => return ("unknown".into(), Some(format!("{}: {e}", k.name))),
+            Err(reason) => return ("unknown".into(), Some(reason)),
         }
     }
     if found.is_empty() {

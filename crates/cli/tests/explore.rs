@@ -1,8 +1,13 @@
-//! `warpsafe explore`: the scoped message-passing litmus of seed 000
-//! (Figure 2) synchronises within one block and fails across two blocks;
-//! missing dimensions or parameter values are unusable input.
+//! `warpsafe explore`: verdicts and exit statuses (the scoped
+//! message-passing litmus of seed 000, Figure 2, synchronises within one
+//! block and fails across two), stopping at the first error or `--all`,
+//! limits, `--outcomes`, `--graph`, the JSON shape, and replay tokens that
+//! reproduce their witness through the command line.
 
-mod common;
+use insta_cmd::get_cargo_bin;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 const MP: &str = r#"#include <cuda/atomic>
 __global__ void mp(int *data, int *flag)
@@ -18,60 +23,376 @@ __global__ void mp(int *data, int *flag)
 }
 "#;
 
-fn explore(name: &str, text: &str, flags: &[&str]) -> (Option<i32>, String) {
-    common::run_on("explore", name, text, flags)
+const SB: &str = r#"#include <cuda/atomic>
+__global__ void sb(int *x, int *y, int *r)
+{
+  cuda::atomic_ref<int, cuda::thread_scope_device> X(*x), Y(*y);
+  if (threadIdx.x == 0) { X.store(1, cuda::memory_order_relaxed); r[0] = Y.load(cuda::memory_order_relaxed); }
+  else { Y.store(1, cuda::memory_order_relaxed); r[1] = X.load(cuda::memory_order_relaxed); }
+}
+"#;
+
+const SPIN: &str = r#"#include <cuda/atomic>
+__global__ void spin(int *x)
+{
+  cuda::atomic_ref<int, cuda::thread_scope_device> X(*x);
+  while (X.load(cuda::memory_order_relaxed) == 0) {}
+}
+"#;
+
+const ONE_BLOCK: [&str; 4] = ["--grid-dim", "1", "--block-dim", "2"];
+const TWO_BLOCKS: [&str; 4] = ["--grid-dim", "2", "--block-dim", "1"];
+
+struct Out {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Writes `text` as `name` in a fresh folder of this test process.
+fn file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warpsafe-explore-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+fn explore(path: &Path, flags: &[&str]) -> Out {
+    let out = Command::new(get_cargo_bin("warpsafe"))
+        .arg("explore")
+        .arg(path)
+        .args(flags)
+        .output()
+        .expect("invariant: the binary runs");
+    Out {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn json(path: &Path, flags: &[&str]) -> (Option<i32>, Value) {
+    let mut f = flags.to_vec();
+    f.extend(["--format", "json"]);
+    let out = explore(path, &f);
+    let v = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", out.stdout, out.stderr));
+    (out.code, v)
 }
 
 #[test]
 fn block_scope_synchronises_within_a_block() {
-    let (code, out) = explore("mp1.cu", MP, &["--grid-dim", "1", "--block-dim", "2"]);
-    assert!(out.contains("no error in any execution"), "{out}");
-    assert_eq!(code, Some(0), "{out}");
+    let out = explore(&file("mp1.cu", MP), &ONE_BLOCK);
+    assert!(out.stdout.contains("kernel mp: SAFE"), "{}", out.stdout);
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
 }
 
 #[test]
-fn block_scope_does_not_synchronise_across_blocks() {
-    let (code, out) = explore("mp2.cu", MP, &["--grid-dim", "2", "--block-dim", "1"]);
-    assert!(out.contains("heterogeneous race"), "{out}");
-    assert!(out.contains("data race on `data[0]`"), "{out}");
-    assert!(out.contains("assertion failed: data[0] == 42"), "{out}");
-    assert_eq!(code, Some(1), "{out}");
-}
-
-#[test]
-fn symbolic_dimensions_and_missing_parameters_are_unusable() {
-    let (code, _) = explore("mp3.cu", MP, &[]);
-    assert_eq!(code, Some(2));
-    let k = "__global__ void k(int *a, int n) { a[threadIdx.x] = n; }\n";
-    let (code, _) = explore("p.cu", k, &["--grid-dim", "1", "--block-dim", "2"]);
-    assert_eq!(code, Some(2));
-    let (code, out) = explore(
-        "p2.cu",
-        k,
-        &["--grid-dim", "1", "--block-dim", "2", "--param", "n=3"],
+fn all_reports_every_distinct_error_once() {
+    let mut flags = TWO_BLOCKS.to_vec();
+    flags.push("--all");
+    let out = explore(&file("mp2.cu", MP), &flags);
+    let s = &out.stdout;
+    assert_eq!(
+        s.matches("error: heterogeneous race on flag[0]").count(),
+        1,
+        "{s}"
     );
-    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(s.matches("error: data race on data[0]").count(), 1, "{s}");
+    assert_eq!(
+        s.matches("error: assertion violated: data[0] == 42")
+            .count(),
+        1,
+        "{s}"
+    );
+    assert!(!s.contains("exploration incomplete"), "{s}");
+    assert_eq!(out.code, Some(1), "{s}");
+}
+
+#[test]
+fn the_first_error_stops_the_exploration_with_its_witness() {
+    let out = explore(&file("mp3.cu", MP), &TWO_BLOCKS);
+    let s = &out.stdout;
+    assert_eq!(s.matches("  witness").count(), 1, "{s}");
+    assert!(s.contains("--replay ws1-"), "{s}");
+    assert!(
+        s.contains("exploration incomplete: stopped at the first error"),
+        "{s}"
+    );
+    // The witness lists both threads' events with their rf sources.
+    assert!(s.contains("T0.0  write  data[0] := 42"), "{s}");
+    assert!(s.contains("rf init"), "{s}");
+    assert_eq!(out.code, Some(1), "{s}");
+}
+
+#[test]
+fn symbolic_dimensions_and_missing_parameters_are_unknown() {
+    let out = explore(&file("mp4.cu", MP), &[]);
+    assert!(out
+        .stdout
+        .contains("UNKNOWN (kernel `mp`: explore needs concrete dimensions"));
+    assert_eq!(out.code, Some(2));
+    let k = file(
+        "p.cu",
+        "__global__ void k(int *a, int n) { a[threadIdx.x] = n; }\n",
+    );
+    let out = explore(&k, &ONE_BLOCK);
+    assert!(
+        out.stdout.contains("needs a value for the parameter `n`"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, Some(2));
+    let mut flags = ONE_BLOCK.to_vec();
+    flags.extend(["--param", "n=3"]);
+    assert_eq!(explore(&k, &flags).code, Some(0));
+}
+
+#[test]
+fn limits_make_a_clean_kernel_unknown() {
+    let sb = file("sb1.cu", SB);
+    let mut flags = ONE_BLOCK.to_vec();
+    flags.extend(["--max-executions", "2"]);
+    let out = explore(&sb, &flags);
+    assert!(
+        out.stdout
+            .contains("UNKNOWN (stopped after 2 executions (--max-executions); more exist)"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, Some(2));
+    // SB has exactly four executions: a limit of four is not reached.
+    let mut flags = ONE_BLOCK.to_vec();
+    flags.extend(["--max-executions", "4"]);
+    let out = explore(&sb, &flags);
+    assert!(
+        out.stdout
+            .contains("SAFE (no error in any of the 4 executions)"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, Some(0));
+    // A spin loop nobody releases runs far longer than the time limit.
+    let mut flags = ONE_BLOCK.to_vec();
+    flags.extend(["--timeout", "0.3"]);
+    let out = explore(&file("spin.cu", SPIN), &flags);
+    assert!(
+        out.stdout.contains("UNKNOWN (stopped after the time limit"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, Some(2));
+}
+
+#[test]
+fn outcomes_count_the_executions_of_each_final_state() {
+    let mut flags = ONE_BLOCK.to_vec();
+    flags.push("--outcomes");
+    let (code, v) = json(&file("sb2.cu", SB), &flags);
+    assert_eq!(code, Some(0));
+    let k = &v["kernels"][0];
+    let outcomes = k["outcomes"].as_array().expect("outcomes");
+    let states: Vec<&str> = outcomes
+        .iter()
+        .map(|o| o["state"].as_str().unwrap_or(""))
+        .collect();
+    // Relaxed store buffering: every combination, including 0, 0.
+    assert_eq!(outcomes.len(), 4, "{states:?}");
+    assert!(
+        states.contains(&"x[0]=1 y[0]=1 r[0]=0 r[1]=0"),
+        "{states:?}"
+    );
+    let total: u64 = outcomes
+        .iter()
+        .map(|o| o["executions"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(Some(total), k["summary"]["executions"].as_u64());
+}
+
+#[test]
+fn the_json_output_has_the_documented_shape() {
+    let mut flags = TWO_BLOCKS.to_vec();
+    flags.push("--all");
+    let (code, v) = json(&file("mp5.cu", MP), &flags);
+    assert_eq!(code, Some(1));
+    assert_eq!(v["engine"], "dpor");
+    assert_eq!(v["replay"], false);
+    let k = &v["kernels"][0];
+    assert_eq!(k["kernel"], "mp");
+    assert_eq!(k["verdict"], "errors-found");
+    assert_eq!(k["complete"], true);
+    let errors = k["errors"].as_array().expect("errors");
+    let kinds: Vec<&str> = errors.iter().filter_map(|e| e["kind"].as_str()).collect();
+    assert_eq!(kinds, ["heterogeneous-race", "data-race", "assert"]);
+    let witnesses = k["witnesses"].as_array().expect("witnesses");
+    for e in errors {
+        let w = e["witness"].as_u64().expect("witness index") as usize;
+        assert!(w < witnesses.len());
+        assert!(e["occurrences"].as_u64() >= Some(1));
+        assert!(e["message"].is_string() && e["details"].is_array());
+    }
+    assert_eq!(errors[1]["location"], "data[0]");
+    let w = &witnesses[0];
+    assert!(w["replay"].as_str().is_some_and(|t| t.starts_with("ws1-")));
+    let t0 = &w["threads"][0];
+    assert_eq!(
+        (t0["id"].as_str(), t0["block"].as_u64()),
+        (Some("T0"), Some(0))
+    );
+    let e = &t0["events"][1];
+    assert_eq!(e["id"], "T0.1");
+    assert_eq!(e["kind"], "write");
+    assert_eq!(e["location"], "flag[0]");
+    assert_eq!(e["written_value"], "1");
+    assert_eq!(e["order"], "release");
+    assert_eq!(e["scope"], "block");
+    assert_eq!(e["line"], 7);
+    assert!(e["excerpt"].as_str().is_some_and(|x| x.contains("f.store")));
+    let read = &w["threads"][1]["events"][0];
+    assert_eq!(read["rf"], "init");
+    assert_eq!(w["co"][0]["order"][0], "init");
+    let s = &k["summary"];
+    for field in ["executions", "blocked", "cut", "states", "inconsistent"] {
+        assert!(s[field].is_u64(), "{field}");
+    }
+    assert!(s["seconds"].is_f64());
+}
+
+#[test]
+fn replay_tokens_reproduce_their_witness() {
+    let kernels = [
+        ("r_mp.cu", MP, TWO_BLOCKS),
+        ("r_sb.cu", SB, ONE_BLOCK),
+        (
+            "r_div.cu",
+            "__global__ void d(int *a) { if (threadIdx.x == 0) __syncthreads(); a[threadIdx.x] = 1; }\n",
+            ONE_BLOCK,
+        ),
+        (
+            "r_ww.cu",
+            "__global__ void ww(int *a) { a[0] = threadIdx.x; a[1] = a[0]; }\n",
+            ONE_BLOCK,
+        ),
+    ];
+    let mut replayed = 0;
+    for (name, text, dims) in kernels {
+        let path = file(name, text);
+        let mut flags = dims.to_vec();
+        flags.extend(["--all", "--outcomes"]);
+        let (_, v) = json(&path, &flags);
+        for w in v["kernels"][0]["witnesses"].as_array().expect("witnesses") {
+            let token = w["replay"].as_str().expect("token");
+            let mut flags = dims.to_vec();
+            flags.extend(["--replay", token]);
+            let (code, r) = json(&path, &flags);
+            assert_eq!(r["replay"], true);
+            let again = &r["kernels"][0]["witnesses"][0];
+            assert_eq!(again["threads"], w["threads"], "{name}");
+            assert_eq!(again["co"], w["co"], "{name}");
+            assert_eq!(again["replay"], w["replay"], "{name}");
+            assert_eq!(code, Some(1), "witnesses show errors");
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 4, "{replayed}");
+}
+
+#[test]
+fn bad_tokens_are_unusable_input() {
+    let path = file("mp6.cu", MP);
+    let (_, v) = json(&path, &TWO_BLOCKS);
+    let token = v["kernels"][0]["witnesses"][0]["replay"]
+        .as_str()
+        .expect("token")
+        .to_string();
+    let replay = |dims: &[&str], token: &str| {
+        let mut flags = dims.to_vec();
+        flags.extend(["--replay", token]);
+        explore(&path, &flags)
+    };
+    assert_eq!(replay(&TWO_BLOCKS, &token).code, Some(1));
+    let other = replay(&ONE_BLOCK, &token);
+    assert!(
+        other.stderr.contains("made for another kernel or launch"),
+        "{}",
+        other.stderr
+    );
+    assert_eq!(other.code, Some(2));
+    let cut = replay(&TWO_BLOCKS, &token[..token.len() - 3]);
+    assert!(cut.stderr.contains("corrupted"), "{}", cut.stderr);
+    assert_eq!(cut.code, Some(2));
+    let version = replay(&TWO_BLOCKS, &token.replace("ws1-", "ws9-"));
+    assert!(
+        version.stderr.contains("format `ws9-`"),
+        "{}",
+        version.stderr
+    );
+    assert_eq!(version.code, Some(2));
+}
+
+#[test]
+fn graph_writes_the_witness_as_dot() {
+    let dot = std::env::temp_dir().join(format!("warpsafe-witness-{}.dot", std::process::id()));
+    let mut flags = TWO_BLOCKS.to_vec();
+    let dot_arg = dot.display().to_string();
+    flags.extend(["--graph", dot_arg.as_str()]);
+    let out = explore(&file("mp7.cu", MP), &flags);
+    assert_eq!(out.code, Some(1));
+    let text = std::fs::read_to_string(&dot).expect("the DOT file is written");
+    let _ = std::fs::remove_file(&dot);
+    assert!(
+        text.starts_with("digraph \"kernel mp, execution 1"),
+        "{text}"
+    );
+    assert!(text.contains("[label=\"rf\""), "{text}");
+    assert!(text.contains("[label=\"co\""), "{text}");
+    assert!(text.contains("heterogeneous-race"), "{text}");
+    assert_eq!(text.matches('{').count(), text.matches('}').count());
 }
 
 #[test]
 fn dpor_and_the_reference_enumerator_agree() {
-    let count = |out: &str| {
-        out.lines()
-            .find(|l| l.starts_with("kernel mp:"))
-            .and_then(|l| l.split_whitespace().nth(2).map(str::to_string))
-            .unwrap_or_default()
-    };
-    for grid in [
-        ["--grid-dim", "1", "--block-dim", "2"],
-        ["--grid-dim", "2", "--block-dim", "1"],
+    for (name, text, dims) in [
+        ("a1.cu", MP, ONE_BLOCK),
+        ("a2.cu", MP, TWO_BLOCKS),
+        ("a3.cu", SB, ONE_BLOCK),
     ] {
-        let (c1, dpor) = explore("agree.cu", MP, &grid);
-        let mut with_reference = grid.to_vec();
-        with_reference.push("--reference");
-        let (c2, reference) = explore("agree_ref.cu", MP, &with_reference);
-        assert!(dpor.contains("engine: DPOR"), "{dpor}");
-        assert!(reference.contains("engine: reference"), "{reference}");
+        let path = file(name, text);
+        let mut flags = dims.to_vec();
+        flags.extend(["--all", "--outcomes"]);
+        let (c1, dpor) = json(&path, &flags);
+        flags.push("--reference");
+        let (c2, reference) = json(&path, &flags);
+        assert_eq!(dpor["engine"], "dpor");
+        assert_eq!(reference["engine"], "reference");
         assert_eq!(c1, c2);
-        assert_eq!(count(&dpor), count(&reference), "{dpor}\n{reference}");
+        let (d, r) = (&dpor["kernels"][0], &reference["kernels"][0]);
+        assert_eq!(
+            d["summary"]["executions"], r["summary"]["executions"],
+            "{name}"
+        );
+        let kinds = |k: &Value| -> Vec<String> {
+            let mut v: Vec<String> = k["errors"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|e| e["kind"].to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(kinds(d), kinds(r), "{name}");
+        let states = |k: &Value| -> Vec<String> {
+            let mut v: Vec<String> = k["outcomes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|o| o.to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(states(d), states(r), "{name}");
     }
 }

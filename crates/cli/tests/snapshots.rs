@@ -1,6 +1,10 @@
 //! Snapshot tests of whole CLI runs: for every annotated kernel under
 //! `tests/kernels`, `warpsafe ir FILE FLAGS` (flags from the kernel's
-//! header) with its stdout, stderr and exit status.
+//! header) with its stdout, stderr and exit status; for every litmus
+//! kernel, `warpsafe explore FILE FLAGS` (verdict, first error, witness),
+//! and for a few, `--all --outcomes`, `--format json` and `--replay`.
+//! Times, peak memory and replay tokens (which change with the IR's
+//! layout) are filtered out of explore snapshots.
 //!
 //! Refresh after an intended change with `cargo insta test --accept`
 //! (or `INSTA_UPDATE=always cargo test`), then review the diff.
@@ -44,6 +48,85 @@ fn ir_of_every_test_kernel() {
             .strip_prefix(&root)
             .expect("invariant: globbed files are under the root");
         assert_cmd_snapshot!(ir_command(rel));
+    });
+}
+
+/// `warpsafe explore` on `rel` with the flags of its header and `extra`.
+fn explore_command(rel: &Path, extra: &[&str]) -> Command {
+    let mut cmd = ir_command(rel);
+    let mut args: Vec<String> = cmd
+        .get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    args[0] = "explore".into();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let mut explore = Command::new(cmd.get_program());
+    explore.current_dir(workspace_root()).args(args);
+    cmd = explore;
+    cmd
+}
+
+/// What varies between runs of the same exploration.
+fn explore_filters() -> Vec<(&'static str, &'static str)> {
+    vec![
+        (r"\d+\.\d{3} s\b", "[TIME] s"),
+        (r"peak memory \d+\.\d MiB", "peak memory [MEM] MiB"),
+        (r"ws1-[A-Za-z0-9_-]+", "ws1-[TOKEN]"),
+        (r#""seconds": [0-9.e-]+"#, r#""seconds": "[TIME]""#),
+        (r#""peak_memory_kib": \d+"#, r#""peak_memory_kib": "[MEM]""#),
+    ]
+}
+
+#[test]
+fn explore_of_every_litmus_kernel() {
+    let root = workspace_root();
+    insta::glob!("../../../tests/kernels/litmus", "*.cu", |path| {
+        let rel = path
+            .strip_prefix(&root)
+            .expect("invariant: globbed files are under the root");
+        insta::with_settings!({ filters => explore_filters() }, {
+            assert_cmd_snapshot!(explore_command(rel, &[]));
+        });
+    });
+}
+
+#[test]
+fn explore_all_with_outcomes() {
+    for name in [
+        "mp_block_scope_two_blocks",
+        "sb_relaxed",
+        "barrier_divergence",
+    ] {
+        let rel = PathBuf::from(format!("tests/kernels/litmus/{name}.cu"));
+        insta::with_settings!({ filters => explore_filters(), snapshot_suffix => name }, {
+            assert_cmd_snapshot!(explore_command(&rel, &["--all", "--outcomes"]));
+        });
+    }
+}
+
+#[test]
+fn explore_as_json() {
+    let rel = Path::new("tests/kernels/litmus/mp_relaxed.cu");
+    insta::with_settings!({ filters => explore_filters() }, {
+        assert_cmd_snapshot!(explore_command(rel, &["--format", "json"]));
+    });
+}
+
+#[test]
+fn explore_replay_of_a_witness() {
+    let rel = Path::new("tests/kernels/litmus/mp_block_scope_two_blocks.cu");
+    let out = explore_command(rel, &["--all", "--format", "json"])
+        .output()
+        .expect("invariant: the binary runs");
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("invariant: --format json prints JSON");
+    // The witness of the data race and the failed assertion.
+    let token = v["kernels"][0]["witnesses"][1]["replay"]
+        .as_str()
+        .expect("invariant: the second witness has a token")
+        .to_string();
+    insta::with_settings!({ filters => explore_filters() }, {
+        assert_cmd_snapshot!(explore_command(rel, &["--replay", &token]));
     });
 }
 

@@ -15,6 +15,7 @@
 //! no failed assertion, no blocked thread and no fault.
 
 use crate::graph::{EventId, ThreadId};
+use crate::grid::in_group;
 use crate::races::{Race, RaceKind};
 use crate::reference::{AssertionFailure, Execution, ThreadFault};
 use std::fmt;
@@ -63,6 +64,8 @@ pub enum Finding {
         threads: Vec<ThreadId>,
         /// The barrier events the threads are blocked at.
         events: Vec<EventId>,
+        /// The other threads of the barrier's group, which never arrive.
+        missing: Vec<ThreadId>,
     },
     Fault(ThreadFault),
 }
@@ -181,33 +184,56 @@ pub fn findings(exec: &Execution) -> Vec<Finding> {
             .cloned()
             .map(Finding::Assertion),
     );
-    let mut barriers: Vec<(Span, Vec<ThreadId>, Vec<EventId>)> = Vec::new();
+    let g = &exec.graph;
+    let mut barriers: Vec<Finding> = Vec::new();
     for (thread, span) in &exec.blocked {
-        let t = exec.graph.threads.iter().position(|x| x == thread);
-        let event = t.and_then(|t| {
-            exec.graph.events[t]
-                .iter()
-                .rev()
-                .find(|e| e.barrier.is_some())
-                .map(|e| e.id)
+        // The barrier a blocked thread waits at is its last event.
+        let last = g
+            .threads
+            .iter()
+            .position(|x| x == thread)
+            .and_then(|t| g.events[t].last())
+            .filter(|e| e.barrier.is_some());
+        let found = barriers.iter_mut().find(|b| match b {
+            Finding::Divergence { span: s, .. } => s == span,
+            _ => false,
         });
-        match barriers.iter_mut().find(|(s, ..)| s == span) {
-            Some((_, ts, es)) => {
-                ts.push(*thread);
-                es.extend(event);
-            }
-            None => barriers.push((*span, vec![*thread], event.into_iter().collect())),
-        }
-    }
-    out.extend(
-        barriers
-            .into_iter()
-            .map(|(span, threads, events)| Finding::Divergence {
-                span,
+        match found {
+            Some(Finding::Divergence {
                 threads,
                 events,
-            }),
-    );
+                missing,
+                ..
+            }) => {
+                threads.push(*thread);
+                events.extend(last.map(|e| e.id));
+                missing.retain(|m| m != thread);
+            }
+            _ => {
+                let missing = last
+                    .and_then(|e| e.barrier)
+                    .map(|inst| {
+                        g.threads
+                            .iter()
+                            .enumerate()
+                            .filter(|(t, id)| {
+                                in_group(**id, inst.group)
+                                    && !g.events[*t].iter().any(|e| e.barrier == Some(inst))
+                            })
+                            .map(|(_, id)| *id)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                barriers.push(Finding::Divergence {
+                    span: *span,
+                    threads: vec![*thread],
+                    events: last.map(|e| e.id).into_iter().collect(),
+                    missing,
+                });
+            }
+        }
+    }
+    out.extend(barriers);
     out.extend(exec.faults.iter().cloned().map(Finding::Fault));
     out
 }

@@ -141,19 +141,7 @@ impl<'k> Grid<'k> {
 
     /// Whether thread `u` takes part in barriers of `group`.
     pub fn participates(&self, u: usize, group: BarrierGroup) -> bool {
-        let id = self.ids[u];
-        match group {
-            BarrierGroup::Block { block } => id.block == block,
-            BarrierGroup::Grid => true,
-            BarrierGroup::Warp { block, warp, mask } => {
-                id.block == block
-                    && id.thread / WARP_SIZE == warp
-                    && mask & (1 << (id.thread % WARP_SIZE)) != 0
-            }
-            BarrierGroup::Tile { block, size, tile } => {
-                id.block == block && id.thread / size.max(1) == tile
-            }
-        }
+        in_group(self.ids[u], group)
     }
 
     /// A complete execution: its graph, final memory, races, and each
@@ -214,5 +202,21 @@ pub(crate) fn reinterpret(v: Value, ty: ScalarTy) -> Value {
         v
     } else {
         Value::from_bits(ty, v.to_bits())
+    }
+}
+
+/// Whether thread `id` takes part in barriers of `group`.
+pub(crate) fn in_group(id: ThreadId, group: BarrierGroup) -> bool {
+    match group {
+        BarrierGroup::Block { block } => id.block == block,
+        BarrierGroup::Grid => true,
+        BarrierGroup::Warp { block, warp, mask } => {
+            id.block == block
+                && id.thread / WARP_SIZE == warp
+                && mask & (1 << (id.thread % WARP_SIZE)) != 0
+        }
+        BarrierGroup::Tile { block, size, tile } => {
+            id.block == block && id.thread / size.max(1) == tile
+        }
     }
 }

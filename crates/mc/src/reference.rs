@@ -102,7 +102,7 @@ pub enum McError {
     Setup { thread: ThreadId, error: SetupError },
     #[error("malformed IR in {thread}: {fault}")]
     MalformedIr { thread: ThreadId, fault: Fault },
-    #[error("the reference enumerator does not support {what}")]
+    #[error("the model checker does not support {what}")]
     Unsupported { what: String, span: Span },
     #[error("internal error: {0}")]
     Internal(String),

@@ -163,6 +163,20 @@ impl<'a> Names<'a> {
         }
     }
 
+    /// The events of `f` with a short label each (`data race`, `blocked`).
+    pub fn marks(f: &Finding) -> Vec<(EventId, String)> {
+        let label = match f {
+            Finding::Race(r) if r.kind == RaceKind::Data => "data race",
+            Finding::Race(_) => "heterogeneous race",
+            Finding::Divergence { .. } => "blocked here",
+            Finding::Assertion(_) | Finding::Fault(_) => "",
+        };
+        f.events()
+            .into_iter()
+            .map(|e| (e, label.to_string()))
+            .collect()
+    }
+
     /// The lines under a headline: who does what where.
     pub fn details(&self, f: &Finding, graph: &Graph) -> Vec<String> {
         let access = |a: &RaceAccess| {
@@ -191,12 +205,31 @@ impl<'a> Names<'a> {
                 self.describe(a.span),
                 self.excerpt(a.span)
             )],
-            Finding::Divergence { span, threads, .. } => vec![format!(
-                "{} blocked at {}: {}",
-                list(threads.iter().map(ToString::to_string)),
-                self.describe(*span),
-                self.excerpt(*span)
-            )],
+            Finding::Divergence {
+                span,
+                threads,
+                missing,
+                ..
+            } => {
+                let mut v = vec![format!(
+                    "{} blocked at {}: {}",
+                    list(threads.iter().map(ToString::to_string)),
+                    self.describe(*span),
+                    self.excerpt(*span)
+                )];
+                if !missing.is_empty() {
+                    v.push(format!(
+                        "{} never {} it",
+                        list(missing.iter().map(ToString::to_string)),
+                        if missing.len() == 1 {
+                            "reaches"
+                        } else {
+                            "reach"
+                        }
+                    ));
+                }
+                v
+            }
             Finding::Fault(t) => vec![format!(
                 "in {} at {}: {}",
                 t.thread,
@@ -227,13 +260,13 @@ impl<'a> Names<'a> {
         }
     }
 
-    /// The whole execution as text, indented by `indent`; `marked` events
-    /// get `<--` and `mark`. Threads with no events and a normal end are
-    /// left out.
-    pub fn render(&self, exec: &Execution, marked: &[EventId], mark: &str, indent: &str) -> String {
+    /// The whole execution as text, indented by `indent`; each event of
+    /// `marks` gets `<--` and its labels. Threads with no events and a
+    /// normal end are left out.
+    pub fn render(&self, exec: &Execution, marks: &[(EventId, String)], indent: &str) -> String {
         enum Line {
             Text(String),
-            Row([String; 6]),
+            Row([String; 7]),
         }
         let g = &exec.graph;
         let mut lines = Vec::new();
@@ -248,17 +281,23 @@ impl<'a> Names<'a> {
                     g.rf.get(&e.id)
                         .map(|s| format!("rf {}", Names::source(*s)))
                         .unwrap_or_default();
-                let m = if marked.contains(&e.id) {
-                    format!("<-- {mark}")
-                } else {
+                let labels: Vec<&str> = marks
+                    .iter()
+                    .filter(|(id, _)| *id == e.id)
+                    .map(|(_, l)| l.as_str())
+                    .collect();
+                let m = if labels.is_empty() {
                     String::new()
+                } else {
+                    format!("<-- {}", labels.join(", "))
                 };
                 lines.push(Line::Row([
                     Names::event(e.id),
                     self.action(e),
                     rf,
                     Names::order(e),
-                    format!("{}  {}", self.at(e.span), self.excerpt(e.span)),
+                    self.at(e.span),
+                    self.excerpt(e.span),
                     m,
                 ]));
             }
@@ -266,7 +305,7 @@ impl<'a> Names<'a> {
                 lines.push(Line::Text(format!("  {end}")));
             }
         }
-        let mut widths = [0usize; 6];
+        let mut widths = [0usize; 7];
         for l in &lines {
             if let Line::Row(r) = l {
                 for (w, cell) in widths.iter_mut().zip(r) {

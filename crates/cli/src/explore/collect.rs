@@ -1,0 +1,176 @@
+//! The observer `warpsafe explore` hands to the explorer: it counts the
+//! executions, keeps each distinct error (seed 000 §2.1) once with the
+//! first execution that shows it as its witness, counts final states for
+//! `--outcomes`, enforces `--max-executions` and `--timeout`, and feeds the
+//! progress line.
+//!
+//! Invariants: an error is kept once per [`FindingKey`]; in
+//! [`Mode::FirstError`] the exploration stops right after the first
+//! execution with an error; a limit stops it *before* handling an
+//! execution past `--max-executions` (so "stopped" always means more
+//! executions exist) and records why in [`Collector::stop`].
+
+use super::outcomes::Outcomes;
+use super::progress::Progress;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use warpsafe_ir::Kernel;
+use warpsafe_mc::{findings, Execution, Finding, FindingKey, Flow, Observer, Stats};
+
+/// When the exploration stops on errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// At the first execution with an error.
+    FirstError,
+    /// Never: every execution, each distinct error once.
+    AllErrors,
+}
+
+/// Why an exploration stopped before it was complete.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// An error was found (in [`Mode::FirstError`]).
+    FirstError,
+    /// `--max-executions` was reached and more executions exist.
+    MaxExecutions(usize),
+    /// `--timeout` ran out.
+    Timeout(Duration),
+}
+
+/// One distinct error and where it was seen first.
+pub struct Reported {
+    pub finding: Finding,
+    /// Index of its witness in [`Collector::witnesses`].
+    pub witness: usize,
+    /// How many executions showed it.
+    pub occurrences: usize,
+}
+
+/// A witness execution and its number in the exploration (1-based).
+pub struct Witness {
+    pub execution: Execution,
+    pub number: usize,
+}
+
+pub struct Collector<'a> {
+    pub mode: Mode,
+    max_executions: Option<usize>,
+    deadline: Option<(Instant, Duration)>,
+    pub outcomes: Option<Outcomes<'a>>,
+    progress: Option<&'a mut Progress>,
+    /// Executions handled.
+    pub executions: usize,
+    /// Executions with a thread left blocked at a barrier.
+    pub blocked: usize,
+    pub errors: Vec<Reported>,
+    pub witnesses: Vec<Witness>,
+    seen: HashMap<FindingKey, usize>,
+    pub stop: Option<Stop>,
+    /// The explorer's counters at its last tick.
+    pub last_stats: Stats,
+}
+
+impl<'a> Collector<'a> {
+    pub fn new(mode: Mode) -> Collector<'a> {
+        Collector {
+            mode,
+            max_executions: None,
+            deadline: None,
+            outcomes: None,
+            progress: None,
+            executions: 0,
+            blocked: 0,
+            errors: Vec::new(),
+            witnesses: Vec::new(),
+            seen: HashMap::new(),
+            stop: None,
+            last_stats: Stats::default(),
+        }
+    }
+
+    pub fn with_max_executions(mut self, max: Option<usize>) -> Self {
+        self.max_executions = max;
+        self
+    }
+
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.deadline = timeout.map(|t| (Instant::now() + t, t));
+        self
+    }
+
+    pub fn with_outcomes(mut self, kernel: Option<&'a Kernel>) -> Self {
+        self.outcomes = kernel.map(Outcomes::new);
+        self
+    }
+
+    pub fn with_progress(mut self, progress: &'a mut Progress) -> Self {
+        self.progress = Some(progress);
+        self
+    }
+
+    fn check_deadline(&mut self) -> Flow {
+        if let Some((at, t)) = self.deadline {
+            if Instant::now() >= at {
+                self.stop.get_or_insert(Stop::Timeout(t));
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    }
+}
+
+impl Observer for Collector<'_> {
+    fn execution(&mut self, exec: Execution) -> Flow {
+        if self.max_executions.is_some_and(|m| self.executions >= m) {
+            self.stop = Some(Stop::MaxExecutions(self.executions));
+            return Flow::Stop;
+        }
+        self.executions += 1;
+        if !exec.blocked.is_empty() {
+            self.blocked += 1;
+        }
+        if let Some(o) = &mut self.outcomes {
+            o.add(&exec);
+        }
+        let mut new = Vec::new();
+        let found = findings(&exec);
+        let any = !found.is_empty();
+        for f in found {
+            match self.seen.get(&f.key()) {
+                Some(i) => self.errors[*i].occurrences += 1,
+                None => new.push(f),
+            }
+        }
+        if !new.is_empty() {
+            let witness = self.witnesses.len();
+            for f in new {
+                self.seen.insert(f.key(), self.errors.len());
+                self.errors.push(Reported {
+                    finding: f,
+                    witness,
+                    occurrences: 1,
+                });
+            }
+            self.witnesses.push(Witness {
+                execution: exec,
+                number: self.executions,
+            });
+        }
+        if let Some(p) = &mut self.progress {
+            p.update(self.executions, self.errors.len(), self.last_stats.states);
+        }
+        if any && self.mode == Mode::FirstError {
+            self.stop = Some(Stop::FirstError);
+            return Flow::Stop;
+        }
+        self.check_deadline()
+    }
+
+    fn tick(&mut self, stats: &Stats) -> Flow {
+        self.last_stats = *stats;
+        if let Some(p) = &mut self.progress {
+            p.update(self.executions, self.errors.len(), stats.states);
+        }
+        self.check_deadline()
+    }
+}

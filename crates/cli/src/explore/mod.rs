@@ -1,0 +1,342 @@
+//! `warpsafe explore FILE`: runs every execution of each kernel on a
+//! concrete grid under the scoped RC11 memory model (seed 000) and reports
+//! data races, heterogeneous races, assertion violations, barrier
+//! divergence and faults, each with a witness execution and a replay token.
+//!
+//! The engine is the DPOR explorer (each consistent execution once);
+//! `--reference` runs the brute-force reference enumerator instead, to
+//! cross-check. Modules:
+//!
+//! - `collect`: the observer (errors, limits, outcomes, progress);
+//! - `outcomes`: final states of global memory (`--outcomes`);
+//! - `progress`: the progress line on stderr;
+//! - `peak_memory`: `getrusage`'s peak resident size for the summary;
+//! - `result`: what one kernel's exploration (or replay) gave, and its
+//!   verdict;
+//! - `text`, `json`: the two output formats;
+//! - `replay`: `--replay TOKEN`.
+//!
+//! Verdicts: SAFE only when the exploration completed without an error,
+//! ERRORS FOUND when some execution has one, UNKNOWN (with the reason)
+//! otherwise. Exit status 1 when a kernel has errors, else 2 when one is
+//! UNKNOWN or the input is unusable, else 0.
+
+mod collect;
+mod json;
+mod outcomes;
+mod peak_memory;
+mod progress;
+mod replay;
+mod result;
+mod text;
+
+use crate::exit;
+use crate::input::{load, InputArgs};
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use collect::{Collector, Mode};
+use result::{KernelResult, Verdict};
+use std::path::PathBuf;
+use std::time::Duration;
+use warpsafe_interp::{Launch, Value};
+use warpsafe_ir::{Kernel, VarKind};
+use warpsafe_mc::reference::{Config, McError};
+use warpsafe_mc::{Flow, Observer, Stats};
+use warpsafe_source::SourceMap;
+
+#[derive(Args)]
+pub struct ExploreArgs {
+    /// The CUDA file (.cu or .cuh).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The value of a scalar kernel parameter (every one needs a value).
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = crate::check::param)]
+    pub params: Vec<(String, i128)>,
+    /// Keep exploring after an error and report each distinct error once
+    /// (by default the exploration stops at the first error).
+    #[arg(long)]
+    pub all: bool,
+    /// Print each distinct final state of global memory and how many
+    /// executions reach it (explores every execution, as --all).
+    #[arg(long)]
+    pub outcomes: bool,
+    /// Write the witness executions as Graphviz DOT to this file.
+    #[arg(long, value_name = "FILE")]
+    pub graph: Option<PathBuf>,
+    /// Reproduce the execution of a replay token printed by an earlier run.
+    #[arg(long, value_name = "TOKEN")]
+    pub replay: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Stop after this many executions (per kernel); the verdict is then
+    /// UNKNOWN unless an error was found.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_executions: usize,
+    /// Stop a kernel's exploration after this many seconds (0: no limit);
+    /// the verdict is then UNKNOWN unless an error was found.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
+    pub timeout: f64,
+    /// Interpreter steps per thread (bounds loops, including spin loops).
+    #[arg(long, default_value_t = 10_000)]
+    pub max_steps: u64,
+    /// The largest grid (threads in all) the explorer accepts.
+    #[arg(long, default_value_t = 16)]
+    pub max_threads: usize,
+    /// Use the brute-force reference enumerator instead of DPOR (for
+    /// cross-checking; exponentially slower).
+    #[arg(long)]
+    pub reference: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Which explorer runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Explorer {
+    /// DPOR (seed 000 §4): each consistent execution once.
+    Dpor,
+    /// Every rf and co choice, filtered by the axioms.
+    Reference,
+}
+
+impl Explorer {
+    /// Explores, handing each execution to `observer`.
+    pub fn run_with(
+        self,
+        k: &Kernel,
+        launch: &Launch,
+        config: &Config,
+        observer: &mut dyn Observer,
+    ) -> Result<Stats, McError> {
+        match self {
+            Explorer::Dpor => warpsafe_mc::dpor::explore_with(k, launch, config, observer),
+            Explorer::Reference => {
+                let x = warpsafe_mc::reference::explore(k, launch, config)?;
+                let mut stats = Stats {
+                    states: x.states,
+                    pruned_inconsistent: x.pruned_inconsistent,
+                    pruned_infeasible: x.pruned_infeasible,
+                    ..Stats::default()
+                };
+                for e in x.executions {
+                    stats.executions += 1;
+                    if observer.execution(e) == Flow::Stop {
+                        stats.stopped = true;
+                        break;
+                    }
+                }
+                Ok(stats)
+            }
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Explorer::Dpor => "dpor",
+            Explorer::Reference => "reference",
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Explorer::Dpor => "DPOR under scoped RC11 (each consistent execution once)",
+            Explorer::Reference => {
+                "reference enumerator (every rf and co choice; exact, exponential in the threads)"
+            }
+        }
+    }
+}
+
+pub fn run(args: ExploreArgs) -> Result<u8> {
+    if !(args.timeout >= 0.0 && args.timeout.is_finite()) {
+        bail!("--timeout takes a number of seconds, 0 or more");
+    }
+    let loaded = load(&args.file, &args.input.to_flags())?;
+    let out = &loaded.output;
+    if !out.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            warpsafe_report::render_diagnostics(&loaded.sources, &out.diagnostics)
+        );
+    }
+    if out.has_errors() || out.module.kernels.is_empty() {
+        return Ok(exit::UNUSABLE);
+    }
+    let explorer = if args.reference {
+        Explorer::Reference
+    } else {
+        Explorer::Dpor
+    };
+    let results = match &args.replay {
+        Some(token) => match replay::run(token, &out.module.kernels, &args) {
+            Ok(r) => vec![r],
+            Err(e) => {
+                if args.format == Format::Json {
+                    println!("{}", json::error(&args.file, &e.to_string()));
+                }
+                bail!("{e}");
+            }
+        },
+        None => out
+            .module
+            .kernels
+            .iter()
+            .map(|k| explore_kernel(k, explorer, &args))
+            .collect(),
+    };
+    emit(&results, explorer, &args, &loaded.sources)?;
+    let found = results.iter().any(|r| r.verdict == Verdict::ErrorsFound);
+    let unknown = results
+        .iter()
+        .any(|r| matches!(r.verdict, Verdict::Unknown(_)));
+    Ok(if found {
+        exit::FOUND
+    } else if unknown {
+        exit::UNUSABLE
+    } else {
+        exit::OK
+    })
+}
+
+/// Prints the results and writes `--graph`.
+fn emit(
+    results: &[KernelResult<'_>],
+    explorer: Explorer,
+    args: &ExploreArgs,
+    sources: &SourceMap,
+) -> Result<()> {
+    match args.format {
+        Format::Text => {
+            if args.replay.is_none() {
+                println!("engine: {}", explorer.describe());
+            }
+            for r in results {
+                print!("{}", text::kernel(r, sources));
+            }
+        }
+        Format::Json => println!(
+            "{}",
+            json::run(
+                &args.file,
+                explorer,
+                args.replay.is_some(),
+                results,
+                sources
+            )
+        ),
+    }
+    if let Some(path) = &args.graph {
+        let dot: String = results.iter().map(|r| r.dot(sources)).collect();
+        if dot.is_empty() {
+            eprintln!("note: no witness execution to write to {}", path.display());
+        } else {
+            std::fs::write(path, dot).with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Explores one kernel with the limits of `args`.
+fn explore_kernel<'k>(k: &'k Kernel, explorer: Explorer, args: &ExploreArgs) -> KernelResult<'k> {
+    let launch = match launch_of(k, &args.params) {
+        Ok(l) => l,
+        Err(e) => return KernelResult::unknown(k, format!("{e:#}")),
+    };
+    let mode = if args.all || args.outcomes {
+        Mode::AllErrors
+    } else {
+        Mode::FirstError
+    };
+    let config = Config {
+        // The collector enforces the limit (and knows when more exist);
+        // the reference enumerator keeps everything, so it needs a bound.
+        max_executions: match explorer {
+            Explorer::Dpor => usize::MAX,
+            Explorer::Reference => args.max_executions,
+        },
+        max_steps: args.max_steps,
+        max_threads: args.max_threads,
+        ..Config::default()
+    };
+    let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
+    let mut progress = progress::Progress::new(&k.name, args.format == Format::Text);
+    let start = std::time::Instant::now();
+    let collector = Collector::new(mode)
+        .with_max_executions(Some(args.max_executions))
+        .with_timeout(timeout)
+        .with_outcomes(args.outcomes.then_some(k))
+        .with_progress(&mut progress);
+    let r = KernelResult::explored(k, &launch, collector, start, |c| {
+        explorer.run_with(k, &launch, &config, c)
+    });
+    progress.finish();
+    r
+}
+
+/// The concrete launch: dims from flags or the file, parameters from `--param`.
+pub fn launch_of(k: &Kernel, params: &[(String, i128)]) -> Result<Launch> {
+    let (Some(grid), Some(block)) = (k.launch.grid, k.launch.block) else {
+        bail!(
+            "kernel `{}`: explore needs concrete dimensions; pass --grid-dim and --block-dim",
+            k.name
+        );
+    };
+    let dim = |d: [u64; 3]| -> Result<[u32; 3]> {
+        Ok([
+            u32::try_from(d[0])?,
+            u32::try_from(d[1])?,
+            u32::try_from(d[2])?,
+        ])
+    };
+    let mut launch = Launch::new(dim(grid)?, dim(block)?);
+    if let Some(bytes) = k.launch.dynamic_shared {
+        launch = launch.with_dynamic_shared_bytes(bytes);
+    }
+    for v in k.vars.iter().filter(|v| v.kind == VarKind::Param) {
+        let Some((_, value)) = params.iter().find(|(n, _)| *n == v.name) else {
+            bail!(
+                "kernel `{}`: explore needs a value for the parameter `{}` (--param {}=VALUE)",
+                k.name,
+                v.name,
+                v.name
+            );
+        };
+        launch = launch.with_param(v.id, Value::from_int(v.ty, *value));
+    }
+    Ok(launch)
+}
+
+/// The kinds of error every execution of `k` shows (as `//xfail:`
+/// reasons spell them), or why the exploration could not decide: what
+/// `warpsafe corpus --engine explore` compares with a kernel's header.
+pub fn error_kinds(k: &Kernel, params: &[(String, i128)]) -> Result<Vec<&'static str>, String> {
+    let launch = launch_of(k, params).map_err(|e| format!("{e:#}"))?;
+    let config = Config {
+        max_executions: usize::MAX,
+        ..Config::default()
+    };
+    let mut c =
+        Collector::new(Mode::AllErrors).with_max_executions(Some(Config::default().max_executions));
+    let res = Explorer::Dpor.run_with(k, &launch, &config, &mut c);
+    let mut kinds: Vec<&'static str> = Vec::new();
+    for e in &c.errors {
+        let name = e.finding.kind().name();
+        if !kinds.contains(&name) {
+            kinds.push(name);
+        }
+    }
+    if kinds.is_empty() {
+        if let Err(e) = res {
+            return Err(format!("{}: {e}", k.name));
+        }
+        if let Some(stop) = &c.stop {
+            return Err(format!("{}: {}", k.name, result::stop_reason(stop)));
+        }
+    }
+    Ok(kinds)
+}

@@ -1,0 +1,201 @@
+//! What one kernel's exploration (or replay) gave: its verdict, the
+//! distinct errors with their witness executions and replay tokens, the
+//! outcomes and the summary counters. Both output formats (`text`,
+//! `json`) and `--graph` read this and nothing else.
+//!
+//! Verdict rules (soundness first): SAFE only when the exploration ran to
+//! completion and no execution has an error; ERRORS FOUND as soon as one
+//! execution has one (whether or not the exploration completed); UNKNOWN,
+//! with the reason, in every other case (a limit reached, an unsupported
+//! construct, a launch that is not concrete).
+
+use super::collect::{Collector, Mode, Reported, Stop, Witness};
+use super::peak_memory;
+use std::time::Instant;
+use warpsafe_interp::Launch;
+use warpsafe_ir::Kernel;
+use warpsafe_mc::dot::to_dot;
+use warpsafe_mc::reference::McError;
+use warpsafe_mc::witness::Names;
+use warpsafe_mc::{fingerprint, Finding, ReplayToken, Stats};
+use warpsafe_source::SourceMap;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Safe,
+    ErrorsFound,
+    Unknown(String),
+    /// A replayed execution without error (one execution proves nothing
+    /// about the others).
+    NoErrorInExecution,
+}
+
+impl Verdict {
+    /// `safe`, `errors-found`, `unknown`, `no-error`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Safe => "safe",
+            Verdict::ErrorsFound => "errors-found",
+            Verdict::Unknown(_) => "unknown",
+            Verdict::NoErrorInExecution => "no-error",
+        }
+    }
+}
+
+/// The counters of the final summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Summary {
+    pub executions: usize,
+    /// Executions where a thread stays blocked at a barrier.
+    pub blocked: usize,
+    /// Executions cut because an `__assume` failed.
+    pub cut: usize,
+    pub states: usize,
+    pub inconsistent: usize,
+    pub seconds: f64,
+    pub peak_kib: Option<u64>,
+}
+
+/// A witness execution with its replay token.
+pub struct Shown {
+    pub witness: Witness,
+    pub token: String,
+}
+
+pub struct KernelResult<'k> {
+    pub kernel: &'k Kernel,
+    pub verdict: Verdict,
+    /// Why the exploration did not complete, when it did not.
+    pub incomplete: Option<String>,
+    pub errors: Vec<Reported>,
+    pub witnesses: Vec<Shown>,
+    /// `--outcomes`: each final state and its executions.
+    pub outcomes: Option<Vec<(String, usize)>>,
+    /// `None` when the kernel was not explored at all.
+    pub summary: Option<Summary>,
+    /// Whether errors were collected past the first (`--all`).
+    pub all: bool,
+    /// A `--replay` result.
+    pub replay: bool,
+}
+
+impl<'k> KernelResult<'k> {
+    /// A kernel that could not be explored at all.
+    pub fn unknown(kernel: &'k Kernel, reason: String) -> KernelResult<'k> {
+        KernelResult {
+            kernel,
+            verdict: Verdict::Unknown(reason),
+            incomplete: None,
+            errors: Vec::new(),
+            witnesses: Vec::new(),
+            outcomes: None,
+            summary: None,
+            all: false,
+            replay: false,
+        }
+    }
+
+    /// Runs `explore` with `collector` and gathers what it found.
+    pub fn explored(
+        kernel: &'k Kernel,
+        launch: &Launch,
+        mut collector: Collector<'_>,
+        start: Instant,
+        explore: impl FnOnce(&mut Collector<'_>) -> Result<Stats, McError>,
+    ) -> KernelResult<'k> {
+        let res = explore(&mut collector);
+        let seconds = start.elapsed().as_secs_f64();
+        let (stats, error) = match res {
+            Ok(s) => (s, None),
+            Err(e) => (collector.last_stats, Some(e)),
+        };
+        let incomplete = match (&error, &collector.stop) {
+            (Some(e), _) => Some(e.to_string()),
+            (None, Some(stop)) => Some(stop_reason(stop)),
+            (None, None) => None,
+        };
+        let verdict = if !collector.errors.is_empty() {
+            Verdict::ErrorsFound
+        } else if let Some(reason) = &incomplete {
+            Verdict::Unknown(reason.clone())
+        } else {
+            Verdict::Safe
+        };
+        let fp = fingerprint(kernel, launch);
+        let all = collector.mode == Mode::AllErrors;
+        KernelResult {
+            kernel,
+            verdict,
+            incomplete,
+            outcomes: collector.outcomes.as_ref().map(|o| o.rendered()),
+            summary: Some(Summary {
+                executions: collector.executions,
+                blocked: collector.blocked,
+                cut: stats.pruned_infeasible,
+                states: stats.states,
+                inconsistent: stats.pruned_inconsistent,
+                seconds,
+                peak_kib: peak_memory::peak_kib(),
+            }),
+            witnesses: collector
+                .witnesses
+                .into_iter()
+                .map(|w| Shown {
+                    token: ReplayToken::of(&w.execution.graph, fp).encode(),
+                    witness: w,
+                })
+                .collect(),
+            errors: collector.errors,
+            all,
+            replay: false,
+        }
+    }
+
+    /// The errors whose witness is `witnesses[i]`.
+    pub fn errors_of(&self, i: usize) -> impl Iterator<Item = &Reported> {
+        self.errors.iter().filter(move |e| e.witness == i)
+    }
+
+    /// Every witness as a DOT digraph (empty when there is none).
+    pub fn dot(&self, sources: &SourceMap) -> String {
+        let names = Names::new(self.kernel, sources);
+        self.witnesses
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let errors: Vec<&Finding> = self.errors_of(i).map(|e| &e.finding).collect();
+                let title = format!(
+                    "kernel {}, execution {} ({})",
+                    self.kernel.name, w.witness.number, w.token
+                );
+                to_dot(&names, &w.witness.execution, &errors, &title)
+            })
+            .collect()
+    }
+}
+
+/// Why a stopped exploration is incomplete, in words.
+pub fn stop_reason(stop: &Stop) -> String {
+    match stop {
+        Stop::FirstError => "stopped at the first error (--all explores every execution)".into(),
+        Stop::MaxExecutions(n) => {
+            format!(
+                "stopped after {} (--max-executions); more exist",
+                count(*n, "execution")
+            )
+        }
+        Stop::Timeout(t) => format!(
+            "stopped after the time limit of {} s (--timeout)",
+            t.as_secs_f64()
+        ),
+    }
+}
+
+/// `1 execution`, `2 executions`.
+pub fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}

@@ -1,0 +1,97 @@
+//! The text output of `warpsafe explore`: per kernel, the verdict line,
+//! then for every witness execution the errors it shows (headline and the
+//! accesses involved), the execution itself (`crate::explore` renders it
+//! with [`warpsafe_mc::witness::Names::render`]) and its replay token, then
+//! why the exploration is incomplete, the outcomes, and a summary line.
+//!
+//! Invariant: everything but the time and memory figures and the replay
+//! tokens is a function of the kernel and the flags (snapshot tests filter
+//! those three).
+
+use super::result::{count, KernelResult, Verdict};
+use std::fmt::Write;
+use warpsafe_mc::witness::Names;
+use warpsafe_source::SourceMap;
+
+/// One kernel's report.
+pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap) -> String {
+    let names = Names::new(r.kernel, sources);
+    let mut o = String::new();
+    let name = &r.kernel.name;
+    let what = if r.replay { "replayed execution: " } else { "" };
+    let _ = match &r.verdict {
+        Verdict::Safe => writeln!(
+            o,
+            "kernel {name}: SAFE (no error in any of the {})",
+            count(r.summary.map_or(0, |s| s.executions), "execution")
+        ),
+        Verdict::ErrorsFound => {
+            let n = count(r.errors.len(), "distinct error");
+            writeln!(o, "kernel {name}: {what}ERRORS FOUND ({n})")
+        }
+        Verdict::Unknown(reason) => writeln!(o, "kernel {name}: UNKNOWN ({reason})"),
+        Verdict::NoErrorInExecution => {
+            writeln!(o, "kernel {name}: {what}no error in this execution")
+        }
+    };
+    for (i, shown) in r.witnesses.iter().enumerate() {
+        let mut marks = Vec::new();
+        for e in r.errors_of(i) {
+            let seen = if r.all && e.occurrences > 1 {
+                format!(" (in {})", count(e.occurrences, "execution"))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(o, "  error: {}{seen}", names.headline(&e.finding));
+            for d in names.details(&e.finding, &shown.witness.execution.graph) {
+                let _ = writeln!(o, "    {d}");
+            }
+            marks.extend(Names::marks(&e.finding));
+        }
+        let number = if r.replay {
+            String::new()
+        } else {
+            format!(" (execution {})", shown.witness.number)
+        };
+        let _ = writeln!(o, "  witness{number}, replay with --replay {}", shown.token);
+        o.push_str(&names.render(&shown.witness.execution, &marks, "    "));
+    }
+    if r.verdict == Verdict::ErrorsFound {
+        if let Some(why) = &r.incomplete {
+            let _ = writeln!(o, "  exploration incomplete: {why}");
+        }
+    }
+    if let Some(outcomes) = &r.outcomes {
+        let of = if r.incomplete.is_some() {
+            " (of the executions explored)"
+        } else {
+            ""
+        };
+        let _ = writeln!(o, "  outcomes{of}: executions, final global memory");
+        let w = outcomes
+            .iter()
+            .map(|(_, n)| n.to_string().len())
+            .max()
+            .unwrap_or(1);
+        for (state, n) in outcomes {
+            let _ = writeln!(o, "    {n:>w$}  {state}");
+        }
+    }
+    if let Some(s) = r.summary.filter(|_| !r.replay) {
+        let memory = s
+            .peak_kib
+            .map(|k| format!(", peak memory {:.1} MiB", k as f64 / 1024.0))
+            .unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "  summary: {} ({} blocked at a barrier, {} cut by assumptions), {}, {} inconsistent pruned, {:.3} s{memory}",
+            count(s.executions, "execution"),
+            s.blocked,
+            s.cut,
+            count(s.states, "state"),
+            s.inconsistent,
+            s.seconds
+        );
+    }
+    o
+}
