@@ -5,10 +5,14 @@
 //! node per initial value that is read or overwritten, and the events an
 //! error is about in red (a race as a red edge between its two accesses).
 //!
+//! Barrier events of one instance are joined by dotted `bar` edges.
+//!
 //! Labels use the names of [`crate::witness::Names`] (`T1.0`, `data[0]`) and
 //! give each event's memory order and scope and its source line:col and
-//! excerpt. Invariant: the output is deterministic and every string that
-//! comes from the source is escaped, so `dot` accepts it.
+//! excerpt. Several witnesses go into one digraph ([`document`]), each as a
+//! cluster whose node names carry its own prefix, so that one `dot -Tsvg`
+//! renders them all. Invariant: the output is deterministic and every
+//! string that comes from the source is escaped, so `dot` accepts it.
 
 use crate::findings::Finding;
 use crate::graph::{EventId, Loc, RfSource};
@@ -17,27 +21,41 @@ use crate::witness::Names;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-/// The DOT digraph named `name` of `exec`, with `errors` highlighted.
-pub fn to_dot(names: &Names<'_>, exec: &Execution, errors: &[&Finding], name: &str) -> String {
+/// One digraph holding every cluster of `clusters` (made by [`witness`]).
+pub fn document(clusters: &[String]) -> String {
+    let mut o = String::from("digraph witnesses {\n");
+    o.push_str("  rankdir=TB;\n  newrank=true;\n");
+    o.push_str("  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
+    o.push_str("  edge [fontname=\"monospace\", fontsize=9];\n");
+    for c in clusters {
+        o.push_str(c);
+    }
+    o.push_str("}\n");
+    o
+}
+
+/// The execution `exec` as a cluster labelled `name`, with `errors`
+/// highlighted; node names start with `prefix` (distinct per witness).
+pub fn witness(
+    names: &Names<'_>,
+    exec: &Execution,
+    errors: &[&Finding],
+    name: &str,
+    prefix: &str,
+) -> String {
     let g = &exec.graph;
     let marked: BTreeSet<EventId> = errors.iter().flat_map(|f| f.events()).collect();
-    let node = |id: EventId| format!("e{}_{}", id.thread, id.index);
+    let node = |id: EventId| format!("{prefix}e{}_{}", id.thread, id.index);
     let init = |loc: Loc| {
         format!(
-            "init_{}_{}_{}",
+            "{prefix}init_{}_{}_{}",
             loc.array.0,
             loc.index,
             loc.block.map_or("g".into(), |b| b.to_string())
         )
     };
     let mut o = String::new();
-    let _ = writeln!(o, "digraph \"{}\" {{", escape(name));
-    let _ = writeln!(o, "  rankdir=TB;");
-    let _ = writeln!(
-        o,
-        "  node [shape=box, fontname=\"monospace\", fontsize=10];"
-    );
-    let _ = writeln!(o, "  edge [fontname=\"monospace\", fontsize=9];");
+    let _ = writeln!(o, "subgraph cluster_{prefix} {{");
     let _ = writeln!(o, "  label=\"{}\";", escape(name));
     // Initial values that some read or co edge uses.
     let mut inits: BTreeSet<Loc> = g.co.keys().copied().collect();
@@ -64,7 +82,7 @@ pub fn to_dot(names: &Names<'_>, exec: &Execution, errors: &[&Finding], name: &s
         if evs.is_empty() {
             continue;
         }
-        let _ = writeln!(o, "  subgraph cluster_t{t} {{");
+        let _ = writeln!(o, "  subgraph cluster_{prefix}t{t} {{");
         let _ = writeln!(
             o,
             "    label=\"T{t}: {}\";",
@@ -127,6 +145,26 @@ pub fn to_dot(names: &Names<'_>, exec: &Execution, errors: &[&Finding], name: &s
                 node(*w)
             );
             prev = node(*w);
+        }
+    }
+    // Barrier instances: a dotted chain through their events.
+    let mut instances: Vec<(crate::graph::BarrierInstance, Vec<EventId>)> = Vec::new();
+    for e in g.all_events() {
+        if let Some(b) = e.barrier {
+            match instances.iter_mut().find(|(i, _)| *i == b) {
+                Some((_, ids)) => ids.push(e.id),
+                None => instances.push((b, vec![e.id])),
+            }
+        }
+    }
+    for (_, ids) in &instances {
+        for w in ids.windows(2) {
+            let _ = writeln!(
+                o,
+                "  {} -> {} [label=\"bar\", style=dotted, dir=none, constraint=false];",
+                node(w[0]),
+                node(w[1])
+            );
         }
     }
     for f in errors {

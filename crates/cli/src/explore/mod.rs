@@ -61,7 +61,8 @@ pub struct ExploreArgs {
     /// executions reach it (explores every execution, as --all).
     #[arg(long)]
     pub outcomes: bool,
-    /// Write the witness executions as Graphviz DOT to this file.
+    /// Write the witness executions as Graphviz DOT to this file (one
+    /// digraph, a cluster per witness).
     #[arg(long, value_name = "FILE")]
     pub graph: Option<PathBuf>,
     /// Reproduce the execution of a replay token printed by an earlier run.
@@ -231,11 +232,16 @@ fn emit(
         ),
     }
     if let Some(path) = &args.graph {
-        let dot: String = results.iter().map(|r| r.dot(sources)).collect();
-        if dot.is_empty() {
+        let clusters: Vec<String> = results
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| r.dot_clusters(i, sources))
+            .collect();
+        if clusters.is_empty() {
             eprintln!("note: no witness execution to write to {}", path.display());
         } else {
-            std::fs::write(path, dot).with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(path, warpsafe_mc::dot::document(&clusters))
+                .with_context(|| format!("writing {}", path.display()))?;
         }
     }
     Ok(())

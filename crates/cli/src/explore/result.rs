@@ -14,7 +14,7 @@ use super::peak_memory;
 use std::time::Instant;
 use warpsafe_interp::Launch;
 use warpsafe_ir::Kernel;
-use warpsafe_mc::dot::to_dot;
+use warpsafe_mc::dot::witness;
 use warpsafe_mc::reference::McError;
 use warpsafe_mc::witness::Names;
 use warpsafe_mc::{fingerprint, Finding, ReplayToken, Stats};
@@ -156,8 +156,9 @@ impl<'k> KernelResult<'k> {
         self.errors.iter().filter(move |e| e.witness == i)
     }
 
-    /// Every witness as a DOT digraph (empty when there is none).
-    pub fn dot(&self, sources: &SourceMap) -> String {
+    /// Every witness as a DOT cluster (see [`warpsafe_mc::dot`]); `kernel`
+    /// numbers the kernel in the run, to keep node names distinct.
+    pub fn dot_clusters(&self, kernel: usize, sources: &SourceMap) -> Vec<String> {
         let names = Names::new(self.kernel, sources);
         self.witnesses
             .iter()
@@ -168,7 +169,13 @@ impl<'k> KernelResult<'k> {
                     "kernel {}, execution {} ({})",
                     self.kernel.name, w.witness.number, w.token
                 );
-                to_dot(&names, &w.witness.execution, &errors, &title)
+                witness(
+                    &names,
+                    &w.witness.execution,
+                    &errors,
+                    &title,
+                    &format!("k{kernel}w{i}_"),
+                )
             })
             .collect()
     }
