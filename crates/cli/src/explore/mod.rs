@@ -183,12 +183,22 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
                 bail!("{e}");
             }
         },
-        None => out
-            .module
-            .kernels
-            .iter()
-            .map(|k| explore_kernel(k, explorer, &args))
-            .collect(),
+        None => {
+            let text = args.format == Format::Text;
+            if text {
+                println!("engine: {}", explorer.describe());
+            }
+            let mut results = Vec::new();
+            for k in &out.module.kernels {
+                let r = explore_kernel(k, explorer, &args);
+                // Text reports appear as each kernel finishes.
+                if text {
+                    print!("{}", text::kernel(&r, &loaded.sources));
+                }
+                results.push(r);
+            }
+            results
+        }
     };
     emit(&results, explorer, &args, &loaded.sources)?;
     let found = results.iter().any(|r| r.verdict == Verdict::ErrorsFound);
@@ -212,10 +222,9 @@ fn emit(
     sources: &SourceMap,
 ) -> Result<()> {
     match args.format {
+        // Explorations printed theirs as they went.
+        Format::Text if args.replay.is_none() => {}
         Format::Text => {
-            if args.replay.is_none() {
-                println!("engine: {}", explorer.describe());
-            }
             for r in results {
                 print!("{}", text::kernel(r, sources));
             }
