@@ -1,7 +1,8 @@
 //! Replay tokens round-trip: for every execution DPOR reports on a set of
 //! kernels (message passing, store buffering, RMWs and CASes, barriers and
 //! reducing barriers, shared memory in two blocks, assertions, divergence,
-//! faults) and on random small programs, encoding its token, decoding it
+//! faults), on every kernel of `tests/kernels/genmc-litmus`, and on random
+//! small programs, encoding its token, decoding it
 //! and replaying it gives back the same execution (graph, final memory,
 //! races, failed assertions, faults, blocked threads). Tokens for another
 //! launch, and tokens whose `rf` or `co` were altered, are rejected.
@@ -141,6 +142,43 @@ fn every_execution_replays_to_itself() {
         total += round_trip(&k, &launch(*grid, *block)).unwrap_or_else(|e| panic!("{e}\n{src}"));
     }
     assert!(total > 40, "only {total} executions");
+}
+
+/// The `--blockDim=N` of a corpus kernel's flag line (one block).
+fn block_dim(text: &str) -> Option<u32> {
+    text.lines()
+        .nth(1)?
+        .trim_start_matches('/')
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix("--blockDim="))?
+        .parse()
+        .ok()
+}
+
+#[test]
+fn every_execution_of_the_genmc_litmus_kernels_replays_to_itself() {
+    let folder =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/genmc-litmus");
+    let mut paths: Vec<_> = std::fs::read_dir(&folder)
+        .expect("invariant: the genmc-litmus folder exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .collect();
+    paths.sort();
+    let (mut kernels, mut total) = (0, 0);
+    for path in &paths {
+        let text = std::fs::read_to_string(path).expect("invariant: kernels are readable");
+        let threads =
+            block_dim(&text).unwrap_or_else(|| panic!("{}: no --blockDim", path.display()));
+        let k = common::kernel(&text);
+        total += round_trip(&k, &launch(1, threads))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        kernels += 1;
+    }
+    assert!(
+        kernels >= 60 && total > 1000,
+        "{kernels} kernels, {total} executions"
+    );
 }
 
 #[test]
