@@ -14,10 +14,19 @@
 //! once). Every loop test is reported as [`Next::Cond`], so a thread spinning
 //! in an empty loop still burns fuel.
 //!
+//! Every iterating loop frame counts the times its body started since the
+//! loop was entered; with a bound `K` ([`ControlStack::new`]), starting the
+//! body a `K+1`-th time is refused ([`CondOutcome::Bound`]). The start of
+//! every iteration (the header of `for`/`while`, the body of `do`-`while`)
+//! is reported as [`Next::Iteration`] (for a `do`-`while` back edge, before
+//! the test's result is given: [`ControlStack::back_edge_if_true`]) and the
+//! frame keeps a snapshot for spin-assume ([`crate::spin`]) until the next.
+//!
 //! Invariants: a `Loop` frame is on top only between its parts; memory is
 //! O(nesting depth), and a finished sequence is replaced rather than kept
 //! below a nested block (so `else if` chains do not grow the stack).
 
+use crate::spin::IterSnapshot;
 use warpsafe_ir::{Block, Expr, LoopCheck, LoopId, LoopKind, Span, Stmt};
 
 /// What the thread must do next.
@@ -27,8 +36,25 @@ pub(crate) enum Next<'k> {
     Stmt(&'k Stmt),
     /// Evaluate a loop's condition and report it with [`ControlStack::cond`].
     Cond { cond: &'k Expr, span: Span },
+    /// An iteration of the loop frame `frame` (its id `id`) starts; a back
+    /// edge when it is not the loop's first.
+    Iteration {
+        frame: usize,
+        id: LoopId,
+        back_edge: bool,
+        span: Span,
+    },
     /// Nothing is left: the thread has finished.
     Done,
+}
+
+/// What a loop test's result did.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum CondOutcome {
+    /// Left the loop, or started its body.
+    Proceed,
+    /// The body would start more often than the bound allows.
+    Bound { bound: u32, span: Span },
 }
 
 /// The statements of a `Loop` the stack needs.
@@ -58,21 +84,44 @@ enum Phase {
 
 #[derive(Clone, Debug)]
 enum Frame<'k> {
-    Seq { stmts: &'k [Stmt], next: usize },
-    Loop { lp: LoopStmt<'k>, phase: Phase },
+    Seq {
+        stmts: &'k [Stmt],
+        next: usize,
+    },
+    Loop {
+        lp: LoopStmt<'k>,
+        phase: Phase,
+        /// Times the body started since the loop was entered.
+        bodies: u32,
+        /// The thread when the current iteration started (spin-assume).
+        snap: Option<Box<IterSnapshot>>,
+    },
 }
 
 /// Where a thread is in its kernel.
 #[derive(Clone, Debug)]
 pub(crate) struct ControlStack<'k> {
     frames: Vec<Frame<'k>>,
+    /// Most body starts per loop entry.
+    bound: Option<u32>,
 }
 
 impl<'k> ControlStack<'k> {
-    pub fn new(body: &'k [Stmt]) -> ControlStack<'k> {
-        let mut s = ControlStack { frames: Vec::new() };
+    pub fn new(body: &'k [Stmt], bound: Option<u32>) -> ControlStack<'k> {
+        let mut s = ControlStack {
+            frames: Vec::new(),
+            bound,
+        };
         s.enter_block(body);
         s
+    }
+
+    /// The spin-assume snapshot slot of loop frame `frame`.
+    pub fn snapshot_mut(&mut self, frame: usize) -> Option<&mut Option<Box<IterSnapshot>>> {
+        match self.frames.get_mut(frame) {
+            Some(Frame::Loop { snap, .. }) => Some(snap),
+            _ => None,
+        }
     }
 
     /// Nesting depth (frames held).
@@ -83,6 +132,7 @@ impl<'k> ControlStack<'k> {
     /// Advances through structure to the next statement or loop test.
     pub fn next(&mut self) -> Next<'k> {
         loop {
+            let frame = self.frames.len().saturating_sub(1);
             let Some(top) = self.frames.last_mut() else {
                 return Next::Done;
             };
@@ -99,17 +149,32 @@ impl<'k> ControlStack<'k> {
                         }
                     }
                 }
-                Frame::Loop { lp, phase } => {
+                Frame::Loop {
+                    lp, phase, bodies, ..
+                } => {
                     let lp = *lp;
+                    let iteration = |back_edge| Next::Iteration {
+                        frame,
+                        id: lp.id,
+                        back_edge,
+                        span: lp.span,
+                    };
                     match *phase {
                         Phase::Enter => match lp.check {
                             LoopCheck::Before => {
                                 *phase = Phase::Header;
                                 self.push_part(lp.header);
+                                if lp.kind.iterates() {
+                                    return iteration(false);
+                                }
                             }
                             LoopCheck::After => {
                                 *phase = Phase::Body;
+                                *bodies = 1;
                                 self.push_part(lp.body);
+                                if lp.kind.iterates() {
+                                    return iteration(false);
+                                }
                             }
                         },
                         Phase::Header => {
@@ -134,6 +199,9 @@ impl<'k> ControlStack<'k> {
                             if lp.kind.iterates() {
                                 *phase = Phase::Header;
                                 self.push_part(lp.header);
+                                if lp.check == LoopCheck::Before {
+                                    return iteration(true);
+                                }
                             } else {
                                 self.frames.pop();
                             }
@@ -145,19 +213,46 @@ impl<'k> ControlStack<'k> {
     }
 
     /// The value of the condition asked for by the last [`Next::Cond`].
-    pub fn cond(&mut self, holds: bool) {
-        let Some(Frame::Loop { lp, phase }) = self.frames.last_mut() else {
-            return;
+    pub fn cond(&mut self, holds: bool) -> CondOutcome {
+        let bound = self.bound;
+        let Some(Frame::Loop {
+            lp, phase, bodies, ..
+        }) = self.frames.last_mut()
+        else {
+            return CondOutcome::Proceed;
         };
         if *phase != Phase::Cond {
-            return;
+            return CondOutcome::Proceed;
         }
-        if holds {
-            *phase = Phase::Body;
-            let body = lp.body;
-            self.push_part(body);
-        } else {
+        if !holds {
             self.frames.pop();
+            return CondOutcome::Proceed;
+        }
+        let lp = *lp;
+        if lp.kind.iterates() {
+            if let Some(k) = bound.filter(|k| *bodies >= *k) {
+                return CondOutcome::Bound {
+                    bound: k,
+                    span: lp.span,
+                };
+            }
+            *bodies += 1;
+        }
+        *phase = Phase::Body;
+        self.push_part(lp.body);
+        CondOutcome::Proceed
+    }
+
+    /// When the pending loop test is a `do`-`while` loop's, the iteration a
+    /// true result starts (a back edge): the frame, the loop and its span.
+    pub fn back_edge_if_true(&self) -> Option<(usize, LoopId, Span)> {
+        match self.frames.last() {
+            Some(Frame::Loop { lp, phase, .. })
+                if *phase == Phase::Cond && lp.check == LoopCheck::After && lp.kind.iterates() =>
+            {
+                Some((self.frames.len() - 1, lp.id, lp.span))
+            }
+            _ => None,
         }
     }
 
@@ -176,6 +271,8 @@ impl<'k> ControlStack<'k> {
         self.frames.push(Frame::Loop {
             lp,
             phase: Phase::Enter,
+            bodies: 0,
+            snap: None,
         });
     }
 
@@ -195,7 +292,7 @@ impl<'k> ControlStack<'k> {
         loop {
             match self.frames.last_mut() {
                 None => return Err(()),
-                Some(Frame::Loop { lp, phase }) if lp.id == id => {
+                Some(Frame::Loop { lp, phase, .. }) if lp.id == id => {
                     *phase = Phase::Step;
                     let step = lp.step;
                     self.push_part(step);

@@ -130,6 +130,22 @@ pub enum Step {
     /// An `__assume`/`__requires` does not hold: this execution is not one
     /// the kernel's contract allows, and the driver should discard it.
     Infeasible { span: Span },
+    /// The thread stops in the loop at `span` without ending: the loop
+    /// bound was reached, or an iteration was wasted (spin-assume). The
+    /// driver should keep what happened so far (it happened) but not take
+    /// the execution for a complete one.
+    Blocked { reason: BlockReason, span: Span },
+}
+
+/// Why a thread was stopped in a loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockReason {
+    /// The loop's body would start more than `bound` times in one entry of
+    /// the loop ([`crate::ThreadConfig::loop_bound`]).
+    LoopBound { bound: u32 },
+    /// The iteration that just ended read at most once, changed nothing,
+    /// and is about to repeat (see [`crate::spin`]).
+    SpinLoop,
 }
 
 /// What a paused thread waits for.

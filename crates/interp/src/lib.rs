@@ -17,6 +17,10 @@
 //!   atomics and reducing barriers write, for the driver's memory.
 //! - [`Fault`]s (undefined behaviour, malformed IR, fuel exhausted) carry
 //!   the span of their statement.
+//! - Loops: [`ThreadConfig::loop_bound`] stops a thread whose loop body
+//!   would start too often, and [`ThreadConfig::spin_assume`] one that
+//!   wasted an iteration of an await loop ([`spin`]); both end in
+//!   [`Step::Blocked`].
 //!
 //! Invariants: the interpreter never owns shared memory, never recurses on
 //! the Rust stack over statements or expressions, never panics on any IR
@@ -47,15 +51,17 @@ mod ctx;
 pub mod eval;
 mod event;
 mod fault;
+mod liveness;
 mod local;
 pub mod math;
 mod rmw;
+pub mod spin;
 mod thread;
 pub mod value;
 
 pub use ctx::{Launch, ThreadCtx, WARP_SIZE};
 pub use eval::{eval, Env, EvalOptions, Evaluator, FloatToInt, Overflow};
-pub use event::{Awaiting, Barrier, Event, EventKind, Location, Step};
+pub use event::{Awaiting, Barrier, BlockReason, Event, EventKind, Location, Step};
 pub use fault::{Fault, FaultKind, ResumeError, SetupError};
 pub use rmw::{apply_rmw, cas_result, cas_succeeds, reduce_barrier};
 pub use thread::{Thread, ThreadConfig};

@@ -84,6 +84,21 @@ impl LocalMemory {
         *slots.get(usize::try_from(index).ok()?)?
     }
 
+    /// Whether both hold the same arrays with the same slots (arrays not
+    /// yet touched count as different from touched ones).
+    pub fn same_contents(&self, other: &LocalMemory) -> bool {
+        self.arrays.len() == other.arrays.len()
+            && self
+                .arrays
+                .iter()
+                .zip(&other.arrays)
+                .all(|(a, b)| match (a, b) {
+                    (None, None) => true,
+                    (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+                    _ => false,
+                })
+    }
+
     /// The slots of `array`, materialised on first use.
     fn slots(&mut self, array: &Array, len: Option<u64>) -> Result<&[Option<Value>], FaultKind> {
         let at = array.id.0 as usize;

@@ -15,6 +15,9 @@
 //! assumption, or faults. Events that produce a value wait for the matching
 //! `resume_*` call. Each executed statement and each loop test costs one
 //! step of fuel; [`ThreadConfig::max_steps`] bounds the total.
+//! [`ThreadConfig::loop_bound`] bounds the iterations of each loop entry and
+//! [`ThreadConfig::spin_assume`] stops wasted iterations ([`crate::spin`]);
+//! both end the thread with [`Step::Blocked`].
 //!
 //! Cloning ([`Thread`] is `Clone`) copies the variable store (O(variables)),
 //! the control stack (O(nesting depth)) and one `Arc` per touched local
@@ -28,14 +31,17 @@
 
 mod exec;
 
-use crate::control::{ControlStack, Next};
+use crate::control::{CondOutcome, ControlStack, Next};
 use crate::ctx::ThreadCtx;
 use crate::eval::{Env, EvalOptions, Evaluator};
-use crate::event::{Awaiting, Step};
+use crate::event::{Awaiting, BlockReason, Step};
 use crate::fault::{Fault, FaultKind, ResumeError, SetupError};
+use crate::liveness::Liveness;
 use crate::local::LocalMemory;
+use crate::spin::{EventCounts, IterSnapshot};
 use crate::value::Value;
-use warpsafe_ir::{Builtin, Kernel, ScalarTy, Span, VarId, VarKind};
+use std::sync::Arc;
+use warpsafe_ir::{Builtin, Kernel, LoopId, ScalarTy, Span, VarId, VarKind};
 
 /// How a thread runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,6 +51,13 @@ pub struct ThreadConfig {
     pub max_steps: u64,
     /// Strictness of expression evaluation.
     pub eval: EvalOptions,
+    /// The most times a loop's body may start per entry of the loop; one
+    /// more ends the thread with [`BlockReason::LoopBound`]. `None`: no
+    /// bound (only fuel).
+    pub loop_bound: Option<u32>,
+    /// End the thread with [`BlockReason::SpinLoop`] when it is about to
+    /// repeat a wasted iteration ([`crate::spin`]).
+    pub spin_assume: bool,
 }
 
 impl Default for ThreadConfig {
@@ -52,6 +65,8 @@ impl Default for ThreadConfig {
         ThreadConfig {
             max_steps: 1_000_000,
             eval: EvalOptions::default(),
+            loop_bound: None,
+            spin_assume: false,
         }
     }
 }
@@ -62,6 +77,7 @@ enum End {
     Done,
     Assertion { message: String, span: Span },
     Infeasible { span: Span },
+    Blocked { reason: BlockReason, span: Span },
     Fault(Fault),
 }
 
@@ -70,6 +86,9 @@ enum End {
 struct Wait {
     awaiting: Awaiting,
     dst: Option<VarId>,
+    /// For a compare-and-swap, the expected value (whether it succeeded
+    /// decides whether it was a read, for spin-assume).
+    cas_expected: Option<Value>,
 }
 
 /// The execution state of one thread over a kernel.
@@ -87,6 +106,11 @@ pub struct Thread<'k> {
     steps: u64,
     /// The statement executing or last executed.
     span: Span,
+    /// Shared-memory events so far, by effect (spin-assume).
+    counts: EventCounts,
+    /// Live variables at loop iterations; `None` when spin-assume is off
+    /// or the analysis gave no facts.
+    liveness: Option<Arc<Liveness>>,
 }
 
 /// Variables and builtins as [`Env`] sees them.
@@ -154,18 +178,25 @@ impl<'k> Thread<'k> {
             }
             vars[id.0 as usize] = Some(value);
         }
+        let liveness = if config.spin_assume {
+            Liveness::analyse(kernel).map(Arc::new)
+        } else {
+            None
+        };
         Ok(Thread {
             kernel,
             ctx,
             config,
             vars,
             locals: LocalMemory::default(),
-            control: ControlStack::new(&kernel.body),
+            control: ControlStack::new(&kernel.body, config.loop_bound.map(|k| k.max(1))),
             evaluator: Evaluator::default(),
             wait: None,
             end: None,
             steps: 0,
             span: kernel.span,
+            counts: EventCounts::default(),
+            liveness,
         })
     }
 
@@ -227,6 +258,10 @@ impl<'k> Thread<'k> {
                     span: *span,
                 }),
                 End::Infeasible { span } => Ok(Step::Infeasible { span: *span }),
+                End::Blocked { reason, span } => Ok(Step::Blocked {
+                    reason: *reason,
+                    span: *span,
+                }),
                 End::Fault(f) => Err(f.clone()),
             };
         }
@@ -245,6 +280,10 @@ impl<'k> Thread<'k> {
                 span: *span,
             }),
             Ok(Step::Infeasible { span }) => Some(End::Infeasible { span: *span }),
+            Ok(Step::Blocked { reason, span }) => Some(End::Blocked {
+                reason: *reason,
+                span: *span,
+            }),
             Err(f) => Some(End::Fault(f.clone())),
         };
         result
@@ -268,10 +307,17 @@ impl<'k> Thread<'k> {
 
     /// Answers a `Cas` event with the old value of the slot.
     pub fn resume_cas(&mut self, old: Value) -> Result<(), ResumeError> {
+        let expected = self.wait.and_then(|w| w.cas_expected);
         self.resume("the old value of a compare-and-swap", old, |a| match a {
             Awaiting::Cas { ty } => Some(ty),
             _ => None,
-        })
+        })?;
+        // A failed CAS is a read; a successful one changed memory.
+        if expected.is_some_and(|e| crate::rmw::cas_succeeds(old, e)) {
+            self.counts.reads -= 1;
+            self.counts.effects += 1;
+        }
+        Ok(())
     }
 
     /// Answers a `Havoc` event with any value of the variable's type.
@@ -327,7 +373,29 @@ impl<'k> Thread<'k> {
                     self.span = span;
                     self.burn()?;
                     let holds = self.eval(cond)?.is_true();
-                    self.control.cond(holds);
+                    if holds {
+                        if let Some((frame, id, span)) = self.control.back_edge_if_true() {
+                            if let Some(step) = self.iteration(frame, id, true, span) {
+                                return Ok(step);
+                            }
+                        }
+                    }
+                    if let CondOutcome::Bound { bound, span } = self.control.cond(holds) {
+                        return Ok(Step::Blocked {
+                            reason: BlockReason::LoopBound { bound },
+                            span,
+                        });
+                    }
+                }
+                Next::Iteration {
+                    frame,
+                    id,
+                    back_edge,
+                    span,
+                } => {
+                    if let Some(step) = self.iteration(frame, id, back_edge, span) {
+                        return Ok(step);
+                    }
                 }
                 Next::Stmt(stmt) => {
                     self.span = stmt.span;
@@ -338,6 +406,32 @@ impl<'k> Thread<'k> {
                 }
             }
         }
+    }
+
+    /// An iteration of loop `id` (frame `frame`) starts: after a wasted
+    /// one the thread blocks (spin-assume), otherwise the thread is
+    /// remembered as the new iteration's start.
+    fn iteration(&mut self, frame: usize, id: LoopId, back_edge: bool, span: Span) -> Option<Step> {
+        let liveness = self.liveness.as_ref()?;
+        let live = liveness.at_iteration(id);
+        let slot = self.control.snapshot_mut(frame)?;
+        if back_edge
+            && slot
+                .as_ref()
+                .is_some_and(|s| s.wasted(live, &self.vars, &self.locals, self.counts))
+        {
+            return Some(Step::Blocked {
+                reason: BlockReason::SpinLoop,
+                span,
+            });
+        }
+        *slot = Some(Box::new(IterSnapshot::take(
+            live,
+            &self.vars,
+            &self.locals,
+            self.counts,
+        )));
+        None
     }
 
     fn burn(&mut self) -> Result<(), Fault> {

@@ -200,7 +200,7 @@ fn run_block(
                     live[i] = false;
                     report.assertions.push(message);
                 }
-                Ok(Step::Infeasible { .. }) => {
+                Ok(Step::Infeasible { .. } | Step::Blocked { .. }) => {
                     live[i] = false;
                     report.infeasible += 1;
                 }

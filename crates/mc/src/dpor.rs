@@ -77,6 +77,15 @@
 //! checks and revisit conditions scan the graph). `benches/lb.rs` measures
 //! LB-n and SB-n.
 //!
+//! - A thread **stopped in a loop** (the loop bound, or spin-assume's
+//!   wasted await iteration, `warpsafe_interp::spin`) or at a failed
+//!   `__assume` after it read memory stays in the state with no next event
+//!   (GenMC's blocked threads): later writes may still revisit its reads,
+//!   which is how the read that ends the wait is explored. At the end, an
+//!   execution with a failed `__assume` is dropped (`pruned_infeasible`);
+//!   one with a thread stopped in a loop is reported as cut
+//!   ([`crate::Execution::cut`]).
+//!
 //! The work list is an explicit stack (no recursion). Executions, races,
 //! assertion failures, faults and blocked threads are reported as
 //! [`crate::reference::explore`] reports them; `states` counts the
@@ -249,7 +258,15 @@ impl<'k> Explorer<'k, '_> {
     }
 
     fn finish(&mut self, state: State<'k>) -> Result<(), McError> {
-        if self.out.executions >= self.config.max_executions {
+        if state
+            .lanes
+            .iter()
+            .any(|l| matches!(l.status, Status::Infeasible))
+        {
+            self.out.pruned_infeasible += 1;
+            return Ok(());
+        }
+        if self.out.executions + self.out.cut >= self.config.max_executions {
             return Err(McError::TooManyExecutions {
                 limit: self.config.max_executions,
             });
@@ -264,7 +281,12 @@ impl<'k> Explorer<'k, '_> {
         let exec = self
             .grid
             .execution_with(graph, state.lanes.iter().map(|l| &l.status), found);
-        self.out.executions += 1;
+        if exec.is_complete() {
+            self.out.executions += 1;
+        } else {
+            self.out.cut += 1;
+            self.out.bounded += usize::from(exec.hit_loop_bound());
+        }
         if self.observer.execution(exec) == Flow::Stop {
             self.out.stopped = true;
         }
@@ -388,9 +410,16 @@ impl<'k> Explorer<'k, '_> {
             Ok(Step::Done) => Status::Done,
             Ok(Step::AssertionFailed { message, span }) => Status::Failed { message, span },
             Ok(Step::Infeasible { .. }) => {
-                self.out.pruned_infeasible += 1;
-                return Ok(false);
+                // Nothing the thread read can change: no execution
+                // continues this one. Otherwise a later write may revisit
+                // one of its reads, so the state stays until its end.
+                if !state.events[t].iter().any(|s| s.node.event.is_read()) {
+                    self.out.pruned_infeasible += 1;
+                    return Ok(false);
+                }
+                Status::Infeasible
             }
+            Ok(Step::Blocked { reason, span }) => Status::Cut { reason, span },
             Err(fault) => match fault.kind {
                 FaultKind::StepLimit { limit } => {
                     return Err(McError::StepLimit {

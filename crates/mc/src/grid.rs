@@ -10,10 +10,11 @@
 use crate::consistency::Relations;
 use crate::graph::{BarrierGroup, BarrierInstance, Graph, Loc, RfSource, ThreadId};
 use crate::races::{races, Race};
-use crate::reference::{AssertionFailure, Config, Execution, McError, ThreadFault};
+use crate::reference::{AssertionFailure, Config, CutThread, Execution, McError, ThreadFault};
 use std::sync::Arc;
 use warpsafe_interp::{
-    Barrier, Fault, Launch, Location, Thread, ThreadConfig, ThreadCtx, Value, WARP_SIZE,
+    Barrier, BlockReason, Fault, Launch, Location, Thread, ThreadConfig, ThreadCtx, Value,
+    WARP_SIZE,
 };
 use warpsafe_ir::{Kernel, MemSpace, ReduceOp, ScalarTy, Span};
 
@@ -34,6 +35,17 @@ pub(crate) enum Status {
         span: Span,
     },
     Faulted(Fault),
+    /// Stopped in a loop: the loop bound, or a wasted iteration of an
+    /// await loop (spin-assume, `warpsafe_interp::spin`). The execution
+    /// is a prefix of real ones; it is reported, marked as cut.
+    Cut {
+        reason: BlockReason,
+        span: Span,
+    },
+    /// An `__assume` failed after the thread read memory: the execution is
+    /// kept until its end (a later write may revisit a read and make the
+    /// assumption hold), then dropped.
+    Infeasible,
 }
 
 /// The kernel and the identity of every launched thread.
@@ -63,6 +75,8 @@ impl<'k> Grid<'k> {
         };
         let thread_config = ThreadConfig {
             max_steps: config.max_steps,
+            loop_bound: config.loop_bound,
+            spin_assume: config.spin_assume,
             ..ThreadConfig::default()
         };
         let mut ids = Vec::new();
@@ -163,10 +177,15 @@ impl<'k> Grid<'k> {
             assertion_failures: Vec::new(),
             faults: Vec::new(),
             blocked: Vec::new(),
+            cut: Vec::new(),
             races,
             graph: Graph::default(),
         };
-        for (t, status) in status.enumerate() {
+        let status: Vec<&Status> = status.collect();
+        // A thread stopped in a loop would go on: threads waiting for it
+        // at a barrier are not divergent.
+        let cut = status.iter().any(|s| matches!(s, Status::Cut { .. }));
+        for (t, status) in status.into_iter().enumerate() {
             let thread = self.ids[t];
             match status {
                 Status::Failed { message, span } => {
@@ -180,8 +199,14 @@ impl<'k> Grid<'k> {
                     thread,
                     fault: fault.clone(),
                 }),
-                Status::AtBarrier { span, .. } => exec.blocked.push((thread, *span)),
-                Status::Done | Status::Ready(_) => {}
+                Status::AtBarrier { span, .. } if !cut => exec.blocked.push((thread, *span)),
+                Status::Cut { reason, span } => exec.cut.push(CutThread {
+                    thread,
+                    reason: *reason,
+                    span: *span,
+                }),
+                Status::AtBarrier { .. } | Status::Done | Status::Ready(_) | Status::Infeasible => {
+                }
             }
         }
         exec.graph = graph;

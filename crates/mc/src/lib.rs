@@ -55,7 +55,8 @@ pub use graph::{
 pub use observe::{Flow, Observer, Stats};
 pub use races::{races, Race, RaceAccess, RaceKind};
 pub use reference::{
-    explore, AssertionFailure, Config, Execution, Exploration, McError, ThreadFault,
+    explore, AssertionFailure, Config, CutThread, Execution, Exploration, McError, ThreadFault,
+    DEFAULT_LOOP_BOUND,
 };
 pub use replay::{replay, ReplayError};
 pub use token::{fingerprint, ReplayToken, TokenError};

@@ -38,6 +38,11 @@ pub trait Observer {
 pub struct Stats {
     /// Complete consistent executions handed to the observer.
     pub executions: usize,
+    /// Executions handed to the observer in which a thread was cut in a
+    /// loop (spin-assume or the loop bound; see [`crate::Execution::cut`]).
+    pub cut: usize,
+    /// Of those, the ones in which a thread reached the loop bound.
+    pub bounded: usize,
     /// Partial graphs explored.
     pub states: usize,
     /// Successors dropped because their graph is inconsistent.

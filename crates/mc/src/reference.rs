@@ -17,7 +17,9 @@
 //! - fences add their event; a thread arriving at a **barrier** adds its
 //!   barrier event and blocks; the last participant to arrive releases all
 //!   of them (reducing barriers get their reduction);
-//! - unknown values (`Havoc`) are not supported (an error).
+//! - unknown values (`Havoc`) are not supported (an error);
+//! - a thread stopped in a loop (loop bound, spin-assume) moves no more;
+//!   a complete state with such a thread is reported as a cut execution.
 //!
 //! Every successor graph is checked with [`crate::consistency`]; an
 //! inconsistent one is dropped together with everything below it, since
@@ -53,10 +55,13 @@ use crate::races::Race;
 use std::collections::{BTreeMap, HashSet};
 use thiserror::Error;
 use warpsafe_interp::{
-    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, EventKind, Fault, FaultKind,
-    Launch, ResumeError, SetupError, Step, Thread, Value,
+    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, BlockReason, EventKind, Fault,
+    FaultKind, Launch, ResumeError, SetupError, Step, Thread, Value,
 };
 use warpsafe_ir::{Kernel, ScalarTy, Span};
+
+/// The default [`Config::loop_bound`].
+pub const DEFAULT_LOOP_BOUND: u32 = 8;
 
 /// Bounds and model of an exploration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +75,14 @@ pub struct Config {
     /// Threads in the launch before [`McError::TooManyThreads`].
     pub max_threads: usize,
     pub model: Model,
+    /// The most times a loop body may start per entry of the loop; a
+    /// thread that would go further is cut (its execution is reported as
+    /// cut, [`Execution::cut`]). `None`: loops are bounded by fuel only.
+    pub loop_bound: Option<u32>,
+    /// Stop a thread about to repeat a wasted iteration of an await loop
+    /// (spin-assume, `warpsafe_interp::spin`); such executions are
+    /// reported as cut too, and lose no error.
+    pub spin_assume: bool,
 }
 
 impl Default for Config {
@@ -80,6 +93,8 @@ impl Default for Config {
             max_steps: 10_000,
             max_threads: 16,
             model: Model::default(),
+            loop_bound: Some(DEFAULT_LOOP_BOUND),
+            spin_assume: true,
         }
     }
 }
@@ -129,7 +144,18 @@ pub struct ThreadFault {
     pub fault: Fault,
 }
 
-/// One consistent complete execution.
+/// A thread stopped in a loop before its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CutThread {
+    pub thread: ThreadId,
+    pub reason: BlockReason,
+    /// The loop.
+    pub span: Span,
+}
+
+/// One consistent execution: complete, or cut where threads stopped in a
+/// loop ([`Execution::cut`]; a prefix of real executions, whose races and
+/// failures are real but whose final memory is not final).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Execution {
     pub graph: Graph,
@@ -140,7 +166,23 @@ pub struct Execution {
     /// Threads left waiting at a barrier (barrier divergence, seed 000
     /// §2.1): the barrier events they are blocked at.
     pub blocked: Vec<(ThreadId, Span)>,
+    /// Threads stopped in a loop; empty for a complete execution.
+    pub cut: Vec<CutThread>,
     pub races: Vec<Race>,
+}
+
+impl Execution {
+    /// No thread was stopped in a loop.
+    pub fn is_complete(&self) -> bool {
+        self.cut.is_empty()
+    }
+
+    /// Some thread reached the loop bound.
+    pub fn hit_loop_bound(&self) -> bool {
+        self.cut
+            .iter()
+            .any(|c| matches!(c.reason, BlockReason::LoopBound { .. }))
+    }
 }
 
 /// Everything one exploration found.
@@ -157,11 +199,31 @@ pub struct Exploration {
 }
 
 impl Exploration {
-    /// The distinct final memory states.
-    pub fn outcomes(&self) -> Vec<&BTreeMap<Loc, Value>> {
-        let mut seen = HashSet::new();
+    /// The complete executions (no thread cut in a loop).
+    pub fn complete(&self) -> impl Iterator<Item = &Execution> {
+        self.executions.iter().filter(|e| e.is_complete())
+    }
+
+    /// Executions in which some thread reached the loop bound.
+    pub fn bounded(&self) -> usize {
         self.executions
             .iter()
+            .filter(|e| e.hit_loop_bound())
+            .count()
+    }
+
+    /// Executions cut only by spin-assume (wasted await iterations).
+    pub fn spin_blocked(&self) -> usize {
+        self.executions
+            .iter()
+            .filter(|e| !e.is_complete() && !e.hit_loop_bound())
+            .count()
+    }
+
+    /// The distinct final memory states of the complete executions.
+    pub fn outcomes(&self) -> Vec<&BTreeMap<Loc, Value>> {
+        let mut seen = HashSet::new();
+        self.complete()
             .map(|e| &e.final_memory)
             .filter(|m| seen.insert(*m))
             .collect()
@@ -324,6 +386,7 @@ impl<'k> Explorer<'k> {
                 self.out.pruned_infeasible += 1;
                 return Ok(Err(Infeasible));
             }
+            Ok(Step::Blocked { reason, span }) => Status::Cut { reason, span },
             Err(fault) => match fault.kind {
                 FaultKind::StepLimit { limit } => {
                     return Err(McError::StepLimit {

@@ -182,6 +182,7 @@ impl<'k> Replayer<'k, '_> {
                     self.grid.ids[t]
                 )))
             }
+            Ok(Step::Blocked { reason, span }) => Status::Cut { reason, span },
             Err(fault) => match fault.kind {
                 FaultKind::StepLimit { limit } => {
                     return Err(McError::StepLimit {

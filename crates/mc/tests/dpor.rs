@@ -520,6 +520,7 @@ __global__ void spin(int *x) {
     );
     let config = Config {
         max_steps: 50,
+        loop_bound: None,
         ..Config::default()
     };
     let err =

@@ -344,6 +344,7 @@ __global__ void spin(int *x) {
     let launch = warpsafe_interp::Launch::new([1, 1, 1], [1, 1, 1]);
     let config = warpsafe_mc::Config {
         max_steps: 50,
+        loop_bound: None,
         ..warpsafe_mc::Config::default()
     };
     let err = warpsafe_mc::explore(&k, &launch, &config).expect_err("spins forever");

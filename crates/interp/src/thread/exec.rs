@@ -53,10 +53,26 @@ impl<'k> Thread<'k> {
     }
 
     fn wait_for(&mut self, awaiting: Awaiting, dst: Option<VarId>) {
-        self.wait = Some(Wait { awaiting, dst });
+        self.wait = Some(Wait {
+            awaiting,
+            dst,
+            cas_expected: None,
+        });
     }
 
-    fn event(&self, kind: EventKind) -> Option<Step> {
+    /// Stops at an event, counting it for spin-assume (a CAS counts as a
+    /// read until it turns out to have succeeded).
+    fn event(&mut self, kind: EventKind) -> Option<Step> {
+        match &kind {
+            EventKind::Load { .. } => self.counts.reads += 1,
+            EventKind::Cas { expected, .. } => {
+                self.counts.reads += 1;
+                if let Some(w) = self.wait.as_mut() {
+                    w.cas_expected = Some(*expected);
+                }
+            }
+            _ => self.counts.effects += 1,
+        }
         Some(Step::Event(Event {
             kind,
             span: self.span,

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use warpsafe_interp::{
-    apply_rmw, cas_result, reduce_barrier, EventKind, Fault, Launch, Location, Step, Thread,
-    ThreadConfig, ThreadCtx, Value,
+    apply_rmw, cas_result, reduce_barrier, BlockReason, EventKind, Fault, Launch, Location, Step,
+    Thread, ThreadConfig, ThreadCtx, Value,
 };
 use warpsafe_ir::{
     AccessKind, Array, ArrayId, ArrayOrigin, AssumeOrigin, BarrierKind, BinOp, Block, Builtin,
@@ -401,6 +401,7 @@ pub enum Outcome {
     Done,
     Assertion(String, Span),
     Infeasible(Span),
+    Blocked(BlockReason, Span),
     Fault(Fault),
 }
 
@@ -443,6 +444,7 @@ impl Mem {
                     return Outcome::Assertion(message, span)
                 }
                 Ok(Step::Infeasible { span }) => return Outcome::Infeasible(span),
+                Ok(Step::Blocked { reason, span }) => return Outcome::Blocked(reason, span),
                 Err(f) => return Outcome::Fault(f),
             }
         }

@@ -1,0 +1,114 @@
+//! Spin-assume: recognising, while a thread runs, a loop iteration that
+//! changed nothing and is about to repeat (GenMC's spin-assume, made
+//! dynamic; seed 000 §5 runs GPUMC on GenMC, whose await loops are
+//! handled this way).
+//!
+//! # What is cut
+//!
+//! When a thread takes the back edge of a loop (it is about to start
+//! another iteration), the iteration that just ended is *wasted* when
+//!
+//! 1. it performed at most one shared-memory event, and that event was a
+//!    read: a load of any kind, or a compare-and-swap that failed (which is
+//!    a read, seed 000 §3); no store, no RMW, no successful CAS, no fence,
+//!    no barrier, no unknown value (so no effect on memory or on other
+//!    threads' `hb`), and
+//! 2. the thread is where it was when the iteration started: the same loop
+//!    position (by construction), the same values of every variable live
+//!    there ([`crate::liveness`]), the same local memory.
+//!
+//! The thread then stops with [`crate::Step::Blocked`] (reason
+//! [`crate::BlockReason::SpinLoop`]); an explorer keeps the execution's
+//! events (a later write may revisit the read, so that the thread reads a
+//! newer value and leaves the loop) but does not count it as complete.
+//!
+//! # Why no error is lost (safety properties)
+//!
+//! Let `G` be a complete consistent execution in which some thread `T`
+//! runs a wasted iteration `I` and then goes on. Deleting `I`'s event (a
+//! read nobody reads from) gives `G'`: `T` continues from the same state,
+//! so it performs the same events afterwards; `G'` is consistent, because
+//! every SRC11 relation of `G'` is contained in `G`'s and the axioms only
+//! forbid cycles; and every loop runs no more iterations than in `G`.
+//! Repeating this removes every wasted iteration, giving an execution the
+//! explorer visits in full. Hence:
+//!
+//! - an **assertion failure, fault or barrier divergence** of `G` is in
+//!   `G'` (wasted iterations contain none: they end by looping back);
+//! - a **race** between two events outside wasted iterations stays a race
+//!   (`hb` only shrinks);
+//! - a **race between `I`'s read `a` and a write `b`**: if `b` does not
+//!   depend (`po ∪ rf`) on `T` leaving `I`, the prefix of `G` up to `a`
+//!   and `b`, with `T` stopped after `I`, is a blocked execution the
+//!   explorer visits, and the explorer reports races of blocked executions.
+//!   If `b` does depend on it, the iteration `J` that follows the wasted
+//!   ones starts in the same state, so its first event `a'` is the same
+//!   access (statement, location, atomicity, scope) as `a`; `b` cannot
+//!   happen before `a'` (that would close a `po ∪ rf` cycle, which
+//!   (No-Thin-Air) forbids, as `hb ⊆ (po ∪ rf)⁺`), and `a'` cannot happen
+//!   before `b` without `a` doing so, so `a'` and `b` race in `G'`.
+//!
+//! The last case is why an iteration may read *once*: with two reads, `J`
+//! may take another path after its first read and never repeat the second.
+//!
+//! Invariant: a snapshot is taken at every iteration start of every loop
+//! (when spin-assume is on) and compared only at that loop's back edge.
+
+use crate::local::LocalMemory;
+use crate::value::Value;
+use warpsafe_ir::VarId;
+
+/// Shared-memory events a thread performed so far, by effect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct EventCounts {
+    /// Loads and failed compare-and-swaps.
+    pub reads: u64,
+    /// Every other event (stores, RMWs, successful CAS, fences, barriers,
+    /// unknown values).
+    pub effects: u64,
+}
+
+/// The thread as it was when an iteration started.
+#[derive(Clone, Debug)]
+pub(crate) struct IterSnapshot {
+    /// The live variables' values, in [`crate::liveness`] order.
+    vars: Vec<Option<Value>>,
+    locals: LocalMemory,
+    counts: EventCounts,
+}
+
+impl IterSnapshot {
+    pub fn take(
+        live: &[VarId],
+        vars: &[Option<Value>],
+        locals: &LocalMemory,
+        counts: EventCounts,
+    ) -> IterSnapshot {
+        IterSnapshot {
+            vars: live_values(live, vars),
+            locals: locals.clone(),
+            counts,
+        }
+    }
+
+    /// Whether the iteration since the snapshot was wasted (see the module
+    /// docs): at most one read, no effect, the same live state.
+    pub fn wasted(
+        &self,
+        live: &[VarId],
+        vars: &[Option<Value>],
+        locals: &LocalMemory,
+        counts: EventCounts,
+    ) -> bool {
+        counts.effects == self.counts.effects
+            && counts.reads <= self.counts.reads + 1
+            && self.vars == live_values(live, vars)
+            && self.locals.same_contents(locals)
+    }
+}
+
+fn live_values(live: &[VarId], vars: &[Option<Value>]) -> Vec<Option<Value>> {
+    live.iter()
+        .map(|v| vars.get(v.0 as usize).copied().flatten())
+        .collect()
+}

@@ -1,0 +1,167 @@
+//! Loops in the explorers: the loop bound cuts executions (reported as
+//! cut, never as complete), spin-assume blocks wasted await iterations
+//! without losing executions or errors, and DPOR agrees with the reference
+//! enumerator on the lock kernels of `tests/kernels/locks` (seed 000,
+//! Table 1) with both kinds of cut.
+
+mod common;
+
+use std::collections::HashSet;
+use warpsafe_interp::{BlockReason, Launch};
+use warpsafe_ir::Kernel;
+use warpsafe_mc::{dpor, reference, Config, Exploration, Graph, RaceKind};
+
+const CASLOCK: &str = include_str!("../../../tests/kernels/locks/caslock.cu");
+const CASLOCK1: &str = include_str!("../../../tests/kernels/locks/caslock1.cu");
+const TICKETLOCK: &str = include_str!("../../../tests/kernels/locks/ticketlock.cu");
+const TTASLOCK: &str = include_str!("../../../tests/kernels/locks/ttaslock.cu");
+const XF_BARRIER: &str = include_str!("../../../tests/kernels/locks/xf_barrier.cu");
+const XF_BARRIER2: &str = include_str!("../../../tests/kernels/locks/xf_barrier2.cu");
+
+fn config(loop_bound: u32, spin_assume: bool) -> Config {
+    Config {
+        loop_bound: Some(loop_bound),
+        spin_assume,
+        ..Config::default()
+    }
+}
+
+fn graphs(ex: &Exploration) -> HashSet<(Graph, usize)> {
+    ex.executions
+        .iter()
+        .map(|e| (e.graph.clone(), e.cut.len()))
+        .collect()
+}
+
+/// DPOR and the reference enumerator give the same executions (complete
+/// and cut), each once; returns DPOR's.
+fn agree(k: &Kernel, launch: &Launch, config: &Config) -> Exploration {
+    let d = dpor::explore(k, launch, config).expect("dpor explores");
+    let r = reference::explore(k, launch, config).expect("reference explores");
+    assert_eq!(graphs(&d).len(), d.executions.len(), "dpor repeats none");
+    assert_eq!(graphs(&d), graphs(&r), "dpor and reference agree");
+    d
+}
+
+#[test]
+fn spin_locks_explore_few_executions_and_never_reach_the_bound() {
+    // (kernel, grid, block, complete executions: one per order of taking
+    // the lock; for ttaslock also per failed attempt, a CAS that lost the
+    // race after the test saw the lock free)
+    let cases = [
+        (CASLOCK, 1, 2, 2),
+        (CASLOCK, 2, 1, 2),
+        (CASLOCK, 1, 3, 6),
+        (TICKETLOCK, 2, 1, 2),
+        (TICKETLOCK, 1, 3, 6),
+        (TTASLOCK, 2, 1, 6),
+    ];
+    for (src, grid, block, n) in cases {
+        let k = common::kernel(src);
+        let launch = Launch::new([grid, 1, 1], [block, 1, 1]);
+        let small = agree(&k, &launch, &config(8, true));
+        let large = dpor::explore(&k, &launch, &config(40, true)).expect("explores");
+        assert_eq!(small.complete().count(), n, "{}", k.name);
+        assert_eq!(
+            small.bounded(),
+            0,
+            "{}: no execution reaches the bound",
+            k.name
+        );
+        assert_eq!(
+            graphs(&small),
+            graphs(&large),
+            "{}: the bound does not matter",
+            k.name
+        );
+        assert!(small.races().is_empty(), "{}", k.name);
+    }
+}
+
+#[test]
+fn without_spin_assume_the_same_lock_needs_the_bound() {
+    let k = common::kernel(CASLOCK);
+    let launch = Launch::new([2, 1, 1], [1, 1, 1]);
+    let ex = agree(&k, &launch, &config(3, false));
+    assert!(ex.bounded() > 0, "stale reads spin until the bound");
+    // Every complete execution without spin-assume leaves the same final
+    // memory as the two with it.
+    let spin = dpor::explore(&k, &launch, &config(3, true)).expect("explores");
+    let outcomes = |x: &Exploration| -> HashSet<_> { x.outcomes().into_iter().cloned().collect() };
+    assert_eq!(outcomes(&ex), outcomes(&spin));
+}
+
+#[test]
+fn broken_locks_and_barriers_race() {
+    let k = common::kernel(CASLOCK1);
+    let ex = agree(&k, &Launch::new([2, 1, 1], [1, 1, 1]), &config(8, true));
+    assert!(ex.races().iter().any(|r| r.kind == RaceKind::Data));
+    let k = common::kernel(XF_BARRIER2);
+    let ex = agree(&k, &Launch::new([2, 1, 1], [1, 1, 1]), &config(8, true));
+    assert!(ex.races().iter().any(|r| r.kind == RaceKind::Data));
+    let k = common::kernel(XF_BARRIER);
+    let ex = agree(&k, &Launch::new([2, 1, 1], [1, 1, 1]), &config(8, true));
+    assert!(ex.races().is_empty());
+    assert_eq!(ex.bounded(), 0);
+    assert!(
+        ex.executions.iter().all(|e| e.blocked.is_empty()),
+        "no divergence"
+    );
+}
+
+/// A race whose read happens only in a wasted iteration is reported from
+/// the blocked execution.
+#[test]
+fn a_race_in_a_wasted_iteration_is_reported() {
+    let k = common::kernel(
+        r#"
+__global__ void k(int *flag) {
+    if (threadIdx.x == 0) { while (flag[0] == 0) { } }
+    else flag[0] = 1;
+}"#,
+    );
+    let ex = agree(&k, &Launch::new([1, 1, 1], [2, 1, 1]), &config(8, true));
+    assert!(ex.races().iter().any(|r| r.kind == RaceKind::Data));
+}
+
+#[test]
+fn a_loop_that_never_ends_is_cut_at_the_bound() {
+    let k = common::kernel(
+        r#"
+__global__ void spin(int *x) {
+    while (atomicAdd(x, 0) == 0) { }
+}"#,
+    );
+    let ex = agree(&k, &Launch::new([1, 1, 1], [1, 1, 1]), &config(4, true));
+    assert_eq!(ex.executions.len(), 1);
+    assert_eq!(ex.complete().count(), 0);
+    let e = &ex.executions[0];
+    assert!(matches!(
+        e.cut[0].reason,
+        BlockReason::LoopBound { bound: 4 }
+    ));
+    assert_eq!(
+        e.graph.events[0].len(),
+        5,
+        "four bodies, the RMW of a fifth test, then the cut"
+    );
+}
+
+/// An `__assume` on a value read: DPOR keeps the state until the write
+/// that makes it hold can be read (the reference enumerator finds it by
+/// trying every order).
+#[test]
+fn an_assumption_on_memory_waits_for_the_write() {
+    let k = common::kernel(
+        r#"
+__global__ void k(int *x, int *y) {
+    if (threadIdx.x == 0) {
+        int v = atomicAdd(&x[0], 0);
+        __assume(v == 1);
+        y[0] = 1;
+    } else atomicExch(&x[0], 1);
+}"#,
+    );
+    let ex = agree(&k, &Launch::new([1, 1, 1], [2, 1, 1]), &config(8, true));
+    assert_eq!(ex.complete().count(), 1);
+}
