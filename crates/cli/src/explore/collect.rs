@@ -62,6 +62,12 @@ pub struct Collector<'a> {
     pub executions: usize,
     /// Executions with a thread left blocked at a barrier.
     pub blocked: usize,
+    /// Executions with a thread stopped in a wasted await-loop iteration
+    /// (spin-assume; they lose no error and are not complete).
+    pub spin_blocked: usize,
+    /// Executions with a thread cut at the loop bound.
+    pub bounded: usize,
+    loop_bound: Option<u32>,
     pub errors: Vec<Reported>,
     pub witnesses: Vec<Witness>,
     seen: HashMap<FindingKey, usize>,
@@ -80,6 +86,9 @@ impl<'a> Collector<'a> {
             progress: None,
             executions: 0,
             blocked: 0,
+            spin_blocked: 0,
+            bounded: 0,
+            loop_bound: None,
             errors: Vec::new(),
             witnesses: Vec::new(),
             seen: HashMap::new(),
@@ -91,6 +100,28 @@ impl<'a> Collector<'a> {
     pub fn with_max_executions(mut self, max: Option<usize>) -> Self {
         self.max_executions = max;
         self
+    }
+
+    pub fn with_loop_bound(mut self, bound: Option<u32>) -> Self {
+        self.loop_bound = bound;
+        self
+    }
+
+    /// Executions that ran to their end (not stopped in a loop).
+    pub fn complete(&self) -> usize {
+        self.executions - self.spin_blocked - self.bounded
+    }
+
+    /// Why a clean exploration is not a proof: executions were cut at the
+    /// loop bound.
+    pub fn bounded_reason(&self) -> Option<String> {
+        (self.bounded > 0).then(|| {
+            format!(
+                "no error within loop bound {}: {} cut at the bound (raise --loop-bound)",
+                self.loop_bound.unwrap_or_default(),
+                super::result::count(self.bounded, "execution"),
+            )
+        })
     }
 
     pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
@@ -129,7 +160,13 @@ impl Observer for Collector<'_> {
         if !exec.blocked.is_empty() {
             self.blocked += 1;
         }
-        if let Some(o) = &mut self.outcomes {
+        if exec.hit_loop_bound() {
+            self.bounded += 1;
+        } else if !exec.is_complete() {
+            self.spin_blocked += 1;
+        }
+        // A cut execution has no final state: it would go on.
+        if let Some(o) = &mut self.outcomes.as_mut().filter(|_| exec.is_complete()) {
             o.add(&exec);
         }
         let mut new = Vec::new();

@@ -16,7 +16,8 @@
 //!                                        "barrier", "line", "column", "excerpt" } ] } ],
 //!                      "co": [ { "location", "order": ["init", "T0.0", ..] } ] } ],
 //!                  "outcomes": null | [ { "state", "executions" } ],
-//!                  "summary": null | { "executions", "blocked", "cut", "states",
+//!                  "summary": null | { "executions", "blocked", "cut",
+//!                               "spin_blocked", "bounded", "states",
 //!                               "inconsistent", "seconds", "peak_memory_kib" } } ] }
 //! ```
 //!
@@ -114,6 +115,8 @@ struct SummaryJson {
     executions: usize,
     blocked: usize,
     cut: usize,
+    spin_blocked: usize,
+    bounded: usize,
     states: usize,
     inconsistent: usize,
     seconds: f64,
@@ -199,6 +202,8 @@ fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
             executions: s.executions,
             blocked: s.blocked,
             cut: s.cut,
+            spin_blocked: s.spin_blocked,
+            bounded: s.bounded,
             states: s.states,
             inconsistent: s.inconsistent,
             seconds: s.seconds,

@@ -88,6 +88,29 @@ pub struct ExploreArgs {
     /// cross-checking; exponentially slower).
     #[arg(long)]
     pub reference: bool,
+    /// The most iterations of one loop per entry; an execution going
+    /// further is cut, and a clean result then holds only within the bound.
+    #[arg(long, default_value_t = warpsafe_mc::DEFAULT_LOOP_BOUND, value_parser = clap::value_parser!(u32).range(1..))]
+    pub loop_bound: u32,
+    /// Explore every iteration of await loops instead of cutting wasted
+    /// ones (spin-assume; for measuring, it never loses an error).
+    #[arg(long)]
+    pub no_spin_assume: bool,
+}
+
+impl ExploreArgs {
+    /// The explorer's bounds and options from the flags (`max_executions`
+    /// is the caller's: the collector enforces the flag).
+    pub fn config(&self, max_executions: usize) -> Config {
+        Config {
+            max_executions,
+            max_steps: self.max_steps,
+            max_threads: self.max_threads,
+            loop_bound: Some(self.loop_bound),
+            spin_assume: !self.no_spin_assume,
+            ..Config::default()
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -267,22 +290,18 @@ fn explore_kernel<'k>(k: &'k Kernel, explorer: Explorer, args: &ExploreArgs) -> 
     } else {
         Mode::FirstError
     };
-    let config = Config {
-        // The collector enforces the limit (and knows when more exist);
-        // the reference enumerator keeps everything, so it needs a bound.
-        max_executions: match explorer {
-            Explorer::Dpor => usize::MAX,
-            Explorer::Reference => args.max_executions,
-        },
-        max_steps: args.max_steps,
-        max_threads: args.max_threads,
-        ..Config::default()
-    };
+    // The collector enforces the limit (and knows when more exist); the
+    // reference enumerator keeps everything, so it needs a bound.
+    let config = args.config(match explorer {
+        Explorer::Dpor => usize::MAX,
+        Explorer::Reference => args.max_executions,
+    });
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     let mut progress = progress::Progress::new(&k.name, args.format == Format::Text);
     let start = std::time::Instant::now();
     let collector = Collector::new(mode)
         .with_max_executions(Some(args.max_executions))
+        .with_loop_bound(config.loop_bound)
         .with_timeout(timeout)
         .with_outcomes(args.outcomes.then_some(k))
         .with_progress(&mut progress);
@@ -335,8 +354,9 @@ pub fn error_kinds(k: &Kernel, params: &[(String, i128)]) -> Result<Vec<&'static
         max_executions: usize::MAX,
         ..Config::default()
     };
-    let mut c =
-        Collector::new(Mode::AllErrors).with_max_executions(Some(Config::default().max_executions));
+    let mut c = Collector::new(Mode::AllErrors)
+        .with_max_executions(Some(Config::default().max_executions))
+        .with_loop_bound(config.loop_bound);
     let res = Explorer::Dpor.run_with(k, &launch, &config, &mut c);
     let mut kinds: Vec<&'static str> = Vec::new();
     for e in &c.errors {
@@ -351,6 +371,9 @@ pub fn error_kinds(k: &Kernel, params: &[(String, i128)]) -> Result<Vec<&'static
         }
         if let Some(stop) = &c.stop {
             return Err(format!("{}: {}", k.name, result::stop_reason(stop)));
+        }
+        if let Some(reason) = c.bounded_reason() {
+            return Err(format!("{}: {reason}", k.name));
         }
     }
     Ok(kinds)

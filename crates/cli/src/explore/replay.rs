@@ -28,11 +28,7 @@ pub fn run<'k>(text: &str, kernels: &'k [Kernel], args: &ExploreArgs) -> Result<
             warpsafe_mc::ReplayError::Mismatch
         ));
     };
-    let config = Config {
-        max_steps: args.max_steps,
-        max_threads: args.max_threads,
-        ..Config::default()
-    };
+    let config = args.config(Config::default().max_executions);
     let execution = replay(kernel, &launch, &config, &token)?;
     let errors: Vec<Reported> = findings(&execution)
         .into_iter()

@@ -45,7 +45,12 @@ impl Verdict {
 /// The counters of the final summary.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Summary {
+    /// Executions that ran to their end.
     pub executions: usize,
+    /// Executions stopped in a wasted await-loop iteration (spin-assume).
+    pub spin_blocked: usize,
+    /// Executions cut at the loop bound.
+    pub bounded: usize,
     /// Executions where a thread stays blocked at a barrier.
     pub blocked: usize,
     /// Executions cut because an `__assume` failed.
@@ -112,7 +117,7 @@ impl<'k> KernelResult<'k> {
         let incomplete = match (&error, &collector.stop) {
             (Some(e), _) => Some(e.to_string()),
             (None, Some(stop)) => Some(stop_reason(stop)),
-            (None, None) => None,
+            (None, None) => collector.bounded_reason(),
         };
         let verdict = if !collector.errors.is_empty() {
             Verdict::ErrorsFound
@@ -129,7 +134,9 @@ impl<'k> KernelResult<'k> {
             incomplete,
             outcomes: collector.outcomes.as_ref().map(|o| o.rendered()),
             summary: Some(Summary {
-                executions: collector.executions,
+                executions: collector.complete(),
+                spin_blocked: collector.spin_blocked,
+                bounded: collector.bounded,
                 blocked: collector.blocked,
                 cut: stats.pruned_infeasible,
                 states: stats.states,

@@ -84,10 +84,12 @@ pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             o,
-            "  summary: {} ({} blocked at a barrier, {} cut by assumptions), {}, {} inconsistent pruned, {:.3} s{memory}",
-            count(s.executions, "execution"),
+            "  summary: {} ({} blocked at a barrier, {} cut by assumptions), {} blocked in await loops (spin-assume), {} cut at the loop bound, {}, {} inconsistent pruned, {:.3} s{memory}",
+            count(s.executions, "complete execution"),
             s.blocked,
             s.cut,
+            s.spin_blocked,
+            s.bounded,
             count(s.states, "state"),
             s.inconsistent,
             s.seconds
