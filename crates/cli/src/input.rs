@@ -89,6 +89,12 @@ pub struct Loaded {
 pub fn load(path: &Path, flags: &KernelFlags) -> Result<Loaded> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
+    load_text(path, text, flags)
+}
+
+/// Runs the front end on `text` as the contents of `path` (includes are
+/// found relative to it), with `flags` as [`load`] does.
+pub fn load_text(path: &Path, text: String, flags: &KernelFlags) -> Result<Loaded> {
     let mut sources = SourceMap::new();
     let main = sources.add(SourceFile::new(path.display().to_string(), text, false));
     let opts = Options {

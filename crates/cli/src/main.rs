@@ -11,6 +11,7 @@ mod corpus;
 mod explore;
 mod input;
 mod ir;
+mod repair;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -96,6 +96,14 @@ pub struct ExploreArgs {
     /// ones (spin-assume; for measuring, it never loses an error).
     #[arg(long)]
     pub no_spin_assume: bool,
+    /// Repair races (seed 000 §5.3): widen scopes of heterogeneous races,
+    /// make plain accesses of data races relaxed atomics, print the
+    /// repaired source as a diff and explore it again.
+    #[arg(long)]
+    pub repair: bool,
+    /// Most rounds of repair (each fixes the races of one execution).
+    #[arg(long, default_value_t = 8, requires = "repair")]
+    pub repair_rounds: u32,
 }
 
 impl ExploreArgs {
@@ -179,6 +187,9 @@ impl Explorer {
 pub fn run(args: ExploreArgs) -> Result<u8> {
     if !(args.timeout >= 0.0 && args.timeout.is_finite()) {
         bail!("--timeout takes a number of seconds, 0 or more");
+    }
+    if args.repair {
+        return crate::repair::run(&args);
     }
     let loaded = load(&args.file, &args.input.to_flags())?;
     let out = &loaded.output;
