@@ -173,10 +173,30 @@ fn limits_make_a_clean_kernel_unknown() {
         out.stdout
     );
     assert_eq!(out.code, Some(0));
-    // A spin loop nobody releases runs far longer than the time limit.
+    // A spin loop nobody releases is a hang (spin-assume sees the wait
+    // can never end) ...
+    let spin = file("spin.cu", SPIN);
+    let out = explore(&spin, &ONE_BLOCK);
+    assert!(
+        out.stdout
+            .contains("hang: a thread waits forever in an await loop"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, Some(1));
+    // ... and, explored iteration by iteration, runs far longer than the
+    // time limit.
     let mut flags = ONE_BLOCK.to_vec();
-    flags.extend(["--timeout", "0.3"]);
-    let out = explore(&file("spin.cu", SPIN), &flags);
+    flags.extend([
+        "--timeout",
+        "0.3",
+        "--no-spin-assume",
+        "--loop-bound",
+        "1000000",
+        "--max-steps",
+        "100000000",
+    ]);
+    let out = explore(&spin, &flags);
     assert!(
         out.stdout.contains("UNKNOWN (stopped after the time limit"),
         "{}",

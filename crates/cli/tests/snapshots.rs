@@ -153,35 +153,19 @@ fn check_of_every_divergent_barrier() {
     ));
 }
 
-/// `warpsafe explore` on `path` with the flags of its header and `extra`;
-/// timings are filtered out of snapshots.
-fn explore_command(rel: &str, extra: &[&str]) -> Command {
-    let root = workspace_root();
-    let text = std::fs::read_to_string(root.join(rel))
-        .expect("invariant: test kernels are readable UTF-8");
-    let header = warpsafe_corpus::parse_header(&text);
-    let mut cmd = Command::new(get_cargo_bin("warpsafe"));
-    cmd.current_dir(&root)
-        .arg("explore")
-        .arg(rel)
-        .args(&header.flags)
-        .args(extra);
-    cmd
-}
-
 /// Seed 000 Table 1: a correct lock (spin-assume keeps its await loop
 /// finite), its weakened variant (a data race in the critical section),
 /// and the same correct lock without spin-assume (cut at the loop bound,
 /// so only "no error within loop bound").
 #[test]
 fn explore_of_lock_kernels() {
-    insta::with_settings!({filters => vec![(r"\d+\.\d+ s\b", "[time]")]}, {
-        assert_cmd_snapshot!("explore_caslock", explore_command("tests/kernels/locks/caslock.cu", &[]));
-        assert_cmd_snapshot!("explore_caslock1", explore_command("tests/kernels/locks/caslock1.cu", &[]));
+    insta::with_settings!({filters => explore_filters()}, {
+        assert_cmd_snapshot!("explore_caslock", explore_command(Path::new("tests/kernels/locks/caslock.cu"), &[]));
+        assert_cmd_snapshot!("explore_caslock1", explore_command(Path::new("tests/kernels/locks/caslock1.cu"), &[]));
         assert_cmd_snapshot!(
             "explore_caslock_no_spin_assume",
             explore_command(
-                "tests/kernels/locks/caslock.cu",
+                Path::new("tests/kernels/locks/caslock.cu"),
                 &["--no-spin-assume", "--loop-bound", "3"]
             )
         );
@@ -199,6 +183,6 @@ fn repair_of_every_repair_kernel() {
             .expect("invariant: globbed files are under the root")
             .display()
             .to_string();
-        assert_cmd_snapshot!(explore_command(&rel, &["--repair"]));
+        assert_cmd_snapshot!(explore_command(Path::new(&rel), &["--repair"]));
     });
 }

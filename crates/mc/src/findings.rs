@@ -2,7 +2,11 @@
 //! and heterogeneous races ([`crate::races`]), assertion violations,
 //! barrier divergence (threads left blocked at a barrier when no thread can
 //! move), and faults of the thread itself (out-of-bounds indices, division
-//! by zero, reads of uninitialised variables).
+//! by zero, reads of uninitialised variables), and hangs: a thread that
+//! spin-assume stopped in an await loop (`warpsafe_interp::spin`) whose
+//! last read already reads the `co`-latest write of its location, when
+//! every other thread has finished or is stopped the same way, so no write
+//! can ever end the wait (GenMC's liveness check).
 //!
 //! Each [`Finding`] has a [`FindingKey`] that identifies the error across
 //! executions: its kind, the source spans involved (both accesses of a
@@ -12,9 +16,10 @@
 //! `warpsafe explore --all` reports each distinct error once.
 //!
 //! Invariant: [`findings`] is empty exactly when the execution has no race,
-//! no failed assertion, no blocked thread and no fault.
+//! no failed assertion, no thread blocked at a barrier, no fault and no
+//! thread waiting forever in an await loop.
 
-use crate::graph::{EventId, ThreadId};
+use crate::graph::{EventId, RfSource, ThreadId};
 use crate::grid::in_group;
 use crate::races::{Race, RaceKind};
 use crate::reference::{AssertionFailure, Execution, ThreadFault};
@@ -30,11 +35,12 @@ pub enum ErrorKind {
     Assertion,
     BarrierDivergence,
     Fault,
+    Hang,
 }
 
 impl ErrorKind {
     /// `data-race`, `heterogeneous-race`, `assert`, `barrier-divergence`,
-    /// `fault`.
+    /// `fault`, `hang`.
     pub fn name(self) -> &'static str {
         match self {
             ErrorKind::DataRace => "data-race",
@@ -42,6 +48,7 @@ impl ErrorKind {
             ErrorKind::Assertion => "assert",
             ErrorKind::BarrierDivergence => "barrier-divergence",
             ErrorKind::Fault => "fault",
+            ErrorKind::Hang => "hang",
         }
     }
 }
@@ -68,6 +75,14 @@ pub enum Finding {
         missing: Vec<ThreadId>,
     },
     Fault(ThreadFault),
+    /// A thread waits forever in the await loop of `span`: its last read
+    /// (`read`, when it has one) reads the latest write of its location
+    /// and no thread is left to write again.
+    Hang {
+        thread: ThreadId,
+        span: Span,
+        read: Option<EventId>,
+    },
 }
 
 /// What identifies an error across executions (see the module docs).
@@ -89,6 +104,7 @@ impl Finding {
             Finding::Assertion(_) => ErrorKind::Assertion,
             Finding::Divergence { .. } => ErrorKind::BarrierDivergence,
             Finding::Fault(_) => ErrorKind::Fault,
+            Finding::Hang { .. } => ErrorKind::Hang,
         }
     }
 
@@ -116,6 +132,12 @@ impl Finding {
                 location: None,
                 detail: None,
             },
+            Finding::Hang { span, .. } => FindingKey {
+                kind,
+                spans: (*span, None),
+                location: None,
+                detail: None,
+            },
             Finding::Fault(f) => {
                 let (class, location) = fault_class(&f.fault.kind);
                 FindingKey {
@@ -134,6 +156,7 @@ impl Finding {
         match self {
             Finding::Race(r) => vec![r.first.event, r.second.event],
             Finding::Divergence { events, .. } => events.clone(),
+            Finding::Hang { read, .. } => read.iter().copied().collect(),
             Finding::Assertion(_) | Finding::Fault(_) => Vec::new(),
         }
     }
@@ -145,6 +168,7 @@ impl Finding {
             Finding::Assertion(a) => vec![a.thread],
             Finding::Divergence { threads, .. } => threads.clone(),
             Finding::Fault(f) => vec![f.thread],
+            Finding::Hang { thread, .. } => vec![*thread],
         }
     }
 }
@@ -235,5 +259,47 @@ pub fn findings(exec: &Execution) -> Vec<Finding> {
     }
     out.extend(barriers);
     out.extend(exec.faults.iter().cloned().map(Finding::Fault));
+    out.extend(hangs(exec));
+    out
+}
+
+/// The threads of `exec` that wait forever in an await loop (see the
+/// module docs). A thread cut at the loop bound, or stopped on a read of
+/// an older value than the latest, may still go on and write, so then
+/// nothing is a hang.
+fn hangs(exec: &Execution) -> Vec<Finding> {
+    if exec.hit_loop_bound() {
+        return Vec::new();
+    }
+    let g = &exec.graph;
+    let mut out = Vec::new();
+    for c in &exec.cut {
+        let Some(t) = g.threads.iter().position(|x| *x == c.thread) else {
+            return Vec::new();
+        };
+        // The read of the wasted iteration is the thread's last read; an
+        // iteration without a read loops forever whatever memory holds.
+        let last = g.events[t].iter().rev().find(|e| e.is_read());
+        let stale = last.is_some_and(|r| {
+            let (Some(loc), Some(src)) = (r.loc, g.rf.get(&r.id)) else {
+                return false;
+            };
+            let latest =
+                g.co.get(&loc)
+                    .and_then(|ws| ws.last())
+                    .map_or(RfSource::Init, |w| RfSource::Write(*w));
+            *src != latest
+        });
+        if stale {
+            // This thread reads a newer value later (fairness), and may
+            // then write what the others wait for: not a final state.
+            return Vec::new();
+        }
+        out.push(Finding::Hang {
+            thread: c.thread,
+            span: c.span,
+            read: last.map(|r| r.id),
+        });
+    }
     out
 }

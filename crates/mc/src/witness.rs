@@ -160,6 +160,9 @@ impl<'a> Names<'a> {
                     .into()
             }
             Finding::Fault(t) => self.fault(&t.fault.kind),
+            Finding::Hang { .. } => {
+                "hang: a thread waits forever in an await loop (no write is left to end it)".into()
+            }
         }
     }
 
@@ -169,6 +172,7 @@ impl<'a> Names<'a> {
             Finding::Race(r) if r.kind == RaceKind::Data => "data race",
             Finding::Race(_) => "heterogeneous race",
             Finding::Divergence { .. } => "blocked here",
+            Finding::Hang { .. } => "waits forever",
             Finding::Assertion(_) | Finding::Fault(_) => "",
         };
         f.events()
@@ -235,6 +239,11 @@ impl<'a> Names<'a> {
                 t.thread,
                 self.describe(t.fault.span),
                 self.excerpt(t.fault.span)
+            )],
+            Finding::Hang { thread, span, .. } => vec![format!(
+                "{thread} spins in the loop at {}: {}",
+                self.describe(*span),
+                self.excerpt(*span)
             )],
         }
     }

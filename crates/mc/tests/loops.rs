@@ -165,3 +165,50 @@ __global__ void k(int *x, int *y) {
     let ex = agree(&k, &Launch::new([1, 1, 1], [2, 1, 1]), &config(8, true));
     assert_eq!(ex.complete().count(), 1);
 }
+
+/// A wait that no write ends is a hang in every execution; the same wait
+/// released by another thread is a hang in none (spin-assume's blocked
+/// executions, where the read saw an older value, are not hangs).
+#[test]
+fn an_await_loop_nobody_releases_is_a_hang() {
+    let spin = common::kernel(
+        r#"#include <cuda/atomic>
+__global__ void spin(int *x)
+{
+  cuda::atomic_ref<int, cuda::thread_scope_device> X(*x);
+  while (X.load(cuda::memory_order_relaxed) == 0) {}
+}
+"#,
+    );
+    let released = common::kernel(
+        r#"#include <cuda/atomic>
+__global__ void released(int *x)
+{
+  cuda::atomic_ref<int, cuda::thread_scope_device> X(*x);
+  if (threadIdx.x == 0) X.store(1, cuda::memory_order_relaxed);
+  else while (X.load(cuda::memory_order_relaxed) == 0) {}
+}
+"#,
+    );
+    let launch = Launch::new([1, 1, 1], [2, 1, 1]);
+    let hangs = |ex: &Exploration| {
+        ex.executions
+            .iter()
+            .filter(|e| {
+                warpsafe_mc::findings(e)
+                    .iter()
+                    .any(|f| f.kind() == warpsafe_mc::ErrorKind::Hang)
+            })
+            .count()
+    };
+    let ex = agree(&spin, &launch, &config(8, true));
+    assert!(!ex.executions.is_empty());
+    assert_eq!(hangs(&ex), ex.executions.len(), "every execution hangs");
+    let ex = agree(&released, &launch, &config(8, true));
+    assert!(ex.complete().count() >= 1);
+    assert!(
+        ex.executions.len() > ex.complete().count(),
+        "a stale read is blocked"
+    );
+    assert_eq!(hangs(&ex), 0, "the store always ends the wait");
+}

@@ -82,14 +82,26 @@ pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap) -> String {
             .peak_kib
             .map(|k| format!(", peak memory {:.1} MiB", k as f64 / 1024.0))
             .unwrap_or_default();
+        // Only the kinds of stopped execution that occurred.
+        let stopped: Vec<String> = [
+            (s.blocked, "blocked at a barrier"),
+            (s.cut, "cut by assumptions"),
+            (s.spin_blocked, "blocked in await loops (spin-assume)"),
+            (s.bounded, "cut at the loop bound"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        let stopped = if stopped.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", stopped.join(", "))
+        };
         let _ = writeln!(
             o,
-            "  summary: {} ({} blocked at a barrier, {} cut by assumptions), {} blocked in await loops (spin-assume), {} cut at the loop bound, {}, {} inconsistent pruned, {:.3} s{memory}",
+            "  summary: {}{stopped}, {}, {} inconsistent pruned, {:.3} s{memory}",
             count(s.executions, "complete execution"),
-            s.blocked,
-            s.cut,
-            s.spin_blocked,
-            s.bounded,
             count(s.states, "state"),
             s.inconsistent,
             s.seconds
