@@ -1,8 +1,9 @@
 //! A thread's identity and the launch it belongs to.
 //!
 //! [`Launch`] is what every thread of one kernel launch shares: grid and
-//! block dimensions, the values of scalar kernel parameters, and sizes of
-//! arrays the IR does not know (pointer parameters, dynamic shared memory).
+//! block dimensions, the values of scalar kernel parameters, sizes of
+//! arrays the IR does not know (pointer parameters, dynamic shared memory)
+//! and the initial contents of global arrays the host provides.
 //! It sits behind an `Arc`, so a [`ThreadCtx`] (a launch plus the thread's
 //! `blockIdx`/`threadIdx`) is cheap to clone and to create per thread.
 //!
@@ -33,6 +34,10 @@ pub struct Launch {
     /// Bytes of dynamic shared memory (`<<<g, b, bytes>>>`), which size
     /// `extern __shared__` arrays.
     pub dynamic_shared_bytes: Option<u64>,
+    /// Initial contents, slot by slot, of global arrays the host fills
+    /// before the launch (pointer parameters, `__device__` arrays); they
+    /// override the IR's initialisers. Slots past the end start as zero.
+    pub array_init: BTreeMap<ArrayId, Vec<Value>>,
 }
 
 impl Launch {
@@ -43,6 +48,7 @@ impl Launch {
             params: BTreeMap::new(),
             array_lens: BTreeMap::new(),
             dynamic_shared_bytes: None,
+            array_init: BTreeMap::new(),
         }
     }
 
@@ -76,6 +82,18 @@ impl Launch {
         self
     }
 
+    /// Sets the initial contents of `array`, one value per slot.
+    pub fn with_array_init(mut self, array: ArrayId, slots: Vec<Value>) -> Launch {
+        self.array_init.insert(array, slots);
+        self
+    }
+
+    /// The initial value the host gave slot `index` of `array`, if any.
+    pub fn initial_value(&self, array: ArrayId, index: u64) -> Option<Value> {
+        let slots = self.array_init.get(&array)?;
+        slots.get(usize::try_from(index).ok()?).copied()
+    }
+
     /// Length in slots of `array`: from the IR, else from `array_lens`,
     /// else, for `extern __shared__` arrays, the dynamic shared bytes divided
     /// by the element size (the sum of its slots' sizes; padding ignored).
@@ -95,14 +113,20 @@ impl Launch {
         None
     }
 
-    /// Threads per block.
+    /// Threads per block (saturating at `u64::MAX`).
     pub fn threads_per_block(&self) -> u64 {
-        self.block_dim.iter().map(|d| u64::from(*d)).product()
+        saturating_product(self.block_dim)
     }
 
-    /// Blocks in the grid.
+    /// Blocks in the grid (saturating at `u64::MAX`).
     pub fn blocks(&self) -> u64 {
-        self.grid_dim.iter().map(|d| u64::from(*d)).product()
+        saturating_product(self.grid_dim)
+    }
+
+    /// Threads in the whole launch (saturating at `u64::MAX`, so a grid
+    /// too large to count still compares as too large).
+    pub fn threads(&self) -> u64 {
+        self.blocks().saturating_mul(self.threads_per_block())
     }
 }
 
@@ -173,7 +197,34 @@ impl ThreadCtx {
     }
 }
 
+fn saturating_product(d: [u32; 3]) -> u64 {
+    d.iter()
+        .fold(1u64, |acc, x| acc.saturating_mul(u64::from(*x)))
+}
+
 fn linear(i: [u32; 3], d: [u32; 3]) -> u64 {
     let (x, y, z) = (u64::from(i[0]), u64::from(i[1]), u64::from(i[2]));
     x + u64::from(d[0]) * (y + u64::from(d[1]) * z)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_saturate_instead_of_overflowing() {
+        let huge = Launch::new([u32::MAX; 3], [u32::MAX; 3]);
+        assert_eq!(huge.blocks(), u64::MAX);
+        assert_eq!(huge.threads(), u64::MAX);
+        assert_eq!(Launch::new([2, 1, 1], [3, 2, 1]).threads(), 12);
+    }
+
+    #[test]
+    fn initial_values_are_per_array_and_slot() {
+        let l = Launch::new([1; 3], [1; 3])
+            .with_array_init(ArrayId(1), vec![Value::I32(7), Value::I32(-1)]);
+        assert_eq!(l.initial_value(ArrayId(1), 1), Some(Value::I32(-1)));
+        assert_eq!(l.initial_value(ArrayId(1), 2), None);
+        assert_eq!(l.initial_value(ArrayId(0), 0), None);
+    }
 }

@@ -52,6 +52,8 @@ pub(crate) enum Status {
 pub(crate) struct Grid<'k> {
     pub kernel: &'k Kernel,
     pub ids: Vec<ThreadId>,
+    /// The launch, for the initial contents the host gave global arrays.
+    launch: Arc<Launch>,
 }
 
 impl<'k> Grid<'k> {
@@ -62,7 +64,7 @@ impl<'k> Grid<'k> {
         config: &Config,
     ) -> Result<(Grid<'k>, Vec<Thread<'k>>), McError> {
         let launch = Arc::new(launch.clone());
-        let total = launch.blocks() * launch.threads_per_block();
+        let total = launch.threads();
         if total > config.max_threads as u64 {
             return Err(McError::TooManyThreads {
                 threads: total,
@@ -99,7 +101,14 @@ impl<'k> Grid<'k> {
                 ids.push(id);
             }
         }
-        Ok((Grid { kernel, ids }, threads))
+        Ok((
+            Grid {
+                kernel,
+                ids,
+                launch,
+            },
+            threads,
+        ))
     }
 
     /// The location thread `t` touches: shared arrays are per block.
@@ -116,8 +125,9 @@ impl<'k> Grid<'k> {
         }
     }
 
-    /// The initial value of `loc`: the array's initialiser, else zero, at
-    /// the slot's type (`ty` when the IR does not say).
+    /// The initial value of `loc`: the contents the launch gives the array
+    /// (host inputs), else the array's initialiser, else zero, at the
+    /// slot's type (`ty` when the IR does not say).
     pub fn init_value(&self, loc: Loc, ty: ScalarTy) -> Value {
         let Some(array) = self.kernel.arrays.get(loc.array.0 as usize) else {
             return Value::zero(ty);
@@ -127,6 +137,9 @@ impl<'k> Grid<'k> {
         } else {
             array.slots[(loc.index % array.slots.len() as u64) as usize]
         };
+        if let Some(v) = self.launch.initial_value(loc.array, loc.index) {
+            return reinterpret(v, slot_ty);
+        }
         match array.init.as_ref().and_then(|v| v.get(loc.index as usize)) {
             Some(c) => Value::from_const(*c, slot_ty),
             None => Value::zero(slot_ty),

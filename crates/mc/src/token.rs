@@ -182,9 +182,10 @@ impl ReplayToken {
 }
 
 /// A fingerprint of a kernel (its whole IR, spans included, so an edited
-/// file gives another fingerprint) and a launch (dimensions and parameter
-/// values): FNV-1a over their canonical debug forms, which are
-/// deterministic (vectors and ordered maps only).
+/// file gives another fingerprint) and a launch (dimensions, parameter
+/// values, array lengths and initial contents): FNV-1a over their
+/// canonical debug forms, which are deterministic (vectors and ordered
+/// maps only).
 pub fn fingerprint(kernel: &Kernel, launch: &Launch) -> u64 {
     let text = format!("{}\0{launch:?}\0{kernel:?}", kernel.name);
     fnv64(text.as_bytes())
@@ -350,6 +351,36 @@ mod tests {
         }
         for len in PREFIX.len()..text.len() {
             assert!(ReplayToken::decode(&text[..len]).is_err(), "cut at {len}");
+        }
+    }
+
+    #[test]
+    fn fingerprints_cover_array_lengths_and_contents() {
+        use warpsafe_interp::Value;
+        use warpsafe_ir::ArrayId;
+        let k = Kernel {
+            name: "k".into(),
+            template_args: Vec::new(),
+            params: Vec::new(),
+            vars: Vec::new(),
+            arrays: Vec::new(),
+            body: Vec::new(),
+            launch: Default::default(),
+            span: warpsafe_ir::Span::new(warpsafe_source::FileId(0), 0, 0),
+        };
+        let base = Launch::new([1, 1, 1], [2, 1, 1]);
+        let with_len = base.clone().with_array_len(ArrayId(0), 4);
+        let with_init = base
+            .clone()
+            .with_array_init(ArrayId(0), vec![Value::I32(1)]);
+        let other_init = base
+            .clone()
+            .with_array_init(ArrayId(0), vec![Value::I32(2)]);
+        let prints = [&base, &with_len, &with_init, &other_init].map(|l| fingerprint(&k, l));
+        for i in 0..prints.len() {
+            for j in 0..i {
+                assert_ne!(prints[i], prints[j], "launches {i} and {j}");
+            }
         }
     }
 
