@@ -23,7 +23,7 @@
 //! (repaired or not), 2 when a program could not be explored.
 
 use crate::exit;
-use crate::explore::{launch_of, ExploreArgs};
+use crate::explore::{ExploreArgs, Inputs};
 use crate::input::{load_text, Loaded};
 use anyhow::{Context, Result};
 use std::collections::BTreeSet;
@@ -51,12 +51,12 @@ struct FoundRace {
     sides: [Side; 2],
 }
 
-pub fn run(args: &ExploreArgs) -> Result<u8> {
+pub fn run(args: &ExploreArgs, inputs: &Inputs) -> Result<u8> {
     let path = args.file.as_path();
     let original = std::fs::read(path)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .with_context(|| format!("cannot read `{}`", path.display()))?;
-    let flags = args.input.to_flags();
+    let flags = inputs.flags(&args.input);
     let config = args.config(args.max_executions);
     println!("engine: DPOR under scoped RC11, repairing races (seed 000 §5.3)");
     let mut text = original.clone();
@@ -68,7 +68,8 @@ pub fn run(args: &ExploreArgs) -> Result<u8> {
         let Some(main) = usable(&loaded, path) else {
             return Ok(exit::UNUSABLE);
         };
-        let found = match first_racy_execution(&loaded, args, &config) {
+        inputs.validate(&loaded.output.module.kernels)?;
+        let found = match first_racy_execution(&loaded, inputs, &config) {
             Ok(f) => f,
             Err(e) => {
                 println!("round {round}: UNKNOWN: {e:#}");
@@ -140,7 +141,7 @@ pub fn run(args: &ExploreArgs) -> Result<u8> {
         return Ok(exit::UNUSABLE);
     }
     for k in &loaded.output.module.kernels {
-        let launch = launch_of(k, &args.params)?;
+        let launch = inputs.launch(k)?;
         let x = match warpsafe_mc::dpor::explore(k, &launch, &config) {
             Err(e) => {
                 println!("repaired kernel {}: UNKNOWN: {e}", k.name);
@@ -190,11 +191,11 @@ fn usable(loaded: &Loaded, path: &Path) -> Option<FileId> {
 /// The races of the first execution (of the first kernel) that has any.
 fn first_racy_execution(
     loaded: &Loaded,
-    args: &ExploreArgs,
+    inputs: &Inputs,
     config: &Config,
 ) -> Result<Vec<FoundRace>> {
     for k in &loaded.output.module.kernels {
-        let launch = launch_of(k, &args.params)?;
+        let launch = inputs.launch(k)?;
         let mut found = Vec::new();
         let mut observer = |exec: Execution| {
             if exec.races.is_empty() {

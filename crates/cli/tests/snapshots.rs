@@ -186,3 +186,149 @@ fn repair_of_every_repair_kernel() {
         assert_cmd_snapshot!(explore_command(Path::new(&rel), &["--repair"]));
     });
 }
+
+/// `warpsafe explore` with inputs (`--array`, `--param`, `--input`) on
+/// the kernels of `tests/kernels/explore-inputs`: an out-of-bounds write
+/// missed without a length and found with one, initial contents that make
+/// an assertion fail or change the final memory, a division by an input
+/// zero, a JSON input file (its dimensions used, then overridden by a
+/// flag), and the JSON report of a fault.
+#[test]
+fn explore_with_inputs() {
+    let dir = "tests/kernels/explore-inputs";
+    let json = format!("{dir}/scatter.json");
+    let cases: [(&str, &str, Vec<&str>); 9] = [
+        ("oob_write_unchecked", "oob_write", vec![]),
+        ("oob_write_found", "oob_write", vec!["--array", "a=4"]),
+        (
+            "scale_assert_on_input",
+            "scale",
+            vec![
+                "--param",
+                "factor=3",
+                "--array",
+                "in=[4,-1]",
+                "--array",
+                "out=2",
+            ],
+        ),
+        (
+            "scale_outcomes",
+            "scale",
+            vec![
+                "--param",
+                "factor=3",
+                "--array",
+                "in=[4,5]",
+                "--array",
+                "out=2",
+                "--outcomes",
+            ],
+        ),
+        (
+            "quotient_division_by_zero",
+            "quotient",
+            vec![
+                "--param", "total=12", "--array", "d=[3,0]", "--array", "q=2",
+            ],
+        ),
+        ("scatter_zeroed_indices", "scatter", vec![]),
+        ("scatter_json_input", "scatter", vec!["--input", &json]),
+        (
+            "scatter_json_input_index_past_the_end",
+            "scatter",
+            vec!["--input", &json, "--array", "idx=[0,1,2,4]"],
+        ),
+        (
+            "oob_write_as_json",
+            "oob_write",
+            vec!["--array", "a=4", "--format", "json"],
+        ),
+    ];
+    for (name, kernel, extra) in cases {
+        let rel = PathBuf::from(format!("{dir}/{kernel}.cu"));
+        let mut cmd = if name.starts_with("scatter_json") {
+            // Dimensions from the JSON file, not the header.
+            let mut c = Command::new(get_cargo_bin("warpsafe"));
+            c.current_dir(workspace_root())
+                .arg("explore")
+                .arg(&rel)
+                .args(&extra);
+            c
+        } else {
+            explore_command(&rel, &extra)
+        };
+        insta::with_settings!({ filters => explore_filters(), snapshot_suffix => name }, {
+            assert_cmd_snapshot!(cmd);
+        });
+    }
+}
+
+/// Bad inputs to `warpsafe explore`: each a clear error with exit status
+/// 2 (or, for a grid too large to explore, UNKNOWN), never a panic.
+#[test]
+fn explore_bad_inputs() {
+    let dir = "tests/kernels/explore-inputs";
+    let cases: [(&str, &str, Vec<&str>); 12] = [
+        ("unknown_array", "scale", vec!["--array", "nope=4"]),
+        ("unknown_param", "scale", vec!["--param", "zz=1"]),
+        ("array_given_as_param", "scale", vec!["--param", "in=3"]),
+        (
+            "float_for_an_int_array",
+            "scale",
+            vec!["--array", "in=[1.5,2]"],
+        ),
+        (
+            "param_out_of_range",
+            "scale",
+            vec!["--param", "factor=99999999999"],
+        ),
+        ("huge_array", "scale", vec!["--array", "out=99999999999"]),
+        ("malformed_array_flag", "scale", vec!["--array", "in=[1,2"]),
+        (
+            "json_length_mismatch",
+            "scatter",
+            vec![
+                "--input",
+                "tests/kernels/explore-inputs/scatter_bad_length.json",
+            ],
+        ),
+        (
+            "json_unknown_field",
+            "scatter",
+            vec![
+                "--input",
+                "tests/kernels/explore-inputs/scatter_unknown_field.json",
+            ],
+        ),
+        (
+            "missing_json_file",
+            "scatter",
+            vec!["--input", "tests/kernels/explore-inputs/no_such_file.json"],
+        ),
+        (
+            "grid_too_large",
+            "oob_write",
+            vec!["--grid-dim", "65536,65536,65536", "--block-dim", "1024"],
+        ),
+        (
+            "dimension_too_large",
+            "oob_write",
+            vec!["--grid-dim", "4294967296", "--block-dim", "1"],
+        ),
+    ];
+    for (name, kernel, extra) in cases {
+        let rel = format!("{dir}/{kernel}.cu");
+        let mut cmd = Command::new(get_cargo_bin("warpsafe"));
+        cmd.current_dir(workspace_root())
+            .arg("explore")
+            .arg(&rel)
+            .args(&extra);
+        if !name.contains("too_large") {
+            cmd.args(["--grid-dim", "1", "--block-dim", "2"]);
+        }
+        insta::with_settings!({ filters => explore_filters(), snapshot_suffix => name }, {
+            assert_cmd_snapshot!(cmd);
+        });
+    }
+}

@@ -6,7 +6,7 @@
 //! ```text
 //! { "file", "engine": "dpor"|"reference", "replay": bool,
 //!   "kernels": [ { "kernel", "verdict": "safe"|"errors-found"|"unknown"|"no-error",
-//!                  "reason", "complete",
+//!                  "reason", "complete", "unchecked_arrays": [names],
 //!                  "errors": [ { "kind", "message", "location", "details": [..],
 //!                                "occurrences", "witness" } ],
 //!                  "witnesses": [ { "execution", "replay", "threads": [
@@ -30,6 +30,7 @@ use super::result::{KernelResult, Verdict};
 use super::Explorer;
 use serde::Serialize;
 use std::path::Path;
+use warpsafe_interp::FaultKind;
 use warpsafe_mc::graph::Kind;
 use warpsafe_mc::witness::{group, Names};
 use warpsafe_mc::{Execution, Finding};
@@ -49,6 +50,8 @@ struct KernelJson<'a> {
     verdict: &'static str,
     reason: Option<String>,
     complete: bool,
+    /// Arrays accessed without a known length (not bounds-checked).
+    unchecked_arrays: &'a [String],
     errors: Vec<ErrorJson>,
     witnesses: Vec<WitnessJson>,
     outcomes: Option<Vec<OutcomeJson>>,
@@ -156,6 +159,7 @@ fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
         verdict: r.verdict.name(),
         reason,
         complete: r.incomplete.is_none() && !matches!(r.verdict, Verdict::Unknown(_)),
+        unchecked_arrays: &r.unchecked,
         errors: r
             .errors
             .iter()
@@ -212,10 +216,21 @@ fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
     }
 }
 
-/// The memory location an error is about, when there is one.
+/// The memory location an error is about, when there is one (a race's
+/// location, an out-of-bounds or uninitialised slot).
 fn location(names: &Names<'_>, f: &Finding) -> Option<String> {
     match f {
         Finding::Race(r) => Some(names.loc(r.loc)),
+        Finding::Fault(t) => match &t.fault.kind {
+            FaultKind::OutOfBounds { array, index, .. }
+            | FaultKind::UninitialisedMemory { array, index } => {
+                Some(format!("{}[{index}]", names.array(*array)))
+            }
+            FaultKind::NegativeIndex { array, index } => {
+                Some(format!("{}[{index}]", names.array(*array)))
+            }
+            _ => None,
+        },
         _ => None,
     }
 }

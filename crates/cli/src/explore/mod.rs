@@ -14,7 +14,9 @@
 //! - `result`: what one kernel's exploration (or replay) gave, and its
 //!   verdict;
 //! - `text`, `json`: the two output formats;
-//! - `replay`: `--replay TOKEN`.
+//! - `replay`: `--replay TOKEN`;
+//! - `inputs`: parameter values, array lengths and contents (`--param`,
+//!   `--array`, `--input FILE.json`), checked and turned into a launch.
 //!
 //! Verdicts: SAFE only when the exploration completed without an error,
 //! ERRORS FOUND when some execution has one, UNKNOWN (with the reason)
@@ -22,6 +24,7 @@
 //! UNKNOWN or the input is unusable, else 0.
 
 mod collect;
+mod inputs;
 mod json;
 mod outcomes;
 mod peak_memory;
@@ -35,11 +38,12 @@ use crate::input::{load, InputArgs};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use collect::{Collector, Mode};
+pub use inputs::Inputs;
 use result::{KernelResult, Verdict};
 use std::path::PathBuf;
 use std::time::Duration;
-use warpsafe_interp::{Launch, Value};
-use warpsafe_ir::{Kernel, VarKind};
+use warpsafe_interp::Launch;
+use warpsafe_ir::Kernel;
 use warpsafe_mc::reference::{Config, McError};
 use warpsafe_mc::{Flow, Observer, Stats};
 use warpsafe_source::SourceMap;
@@ -51,8 +55,17 @@ pub struct ExploreArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// The value of a scalar kernel parameter (every one needs a value).
-    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = crate::check::param)]
-    pub params: Vec<(String, i128)>,
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = inputs::param_flag)]
+    pub params: Vec<(String, inputs::Number)>,
+    /// A global array's length in elements (`a=8`, enables bounds checks)
+    /// or its initial contents (`a=[1,2,3]`, length and values).
+    #[arg(long = "array", value_name = "NAME=LEN|NAME=[V,..]", value_parser = inputs::array_flag)]
+    pub arrays: Vec<(String, inputs::ArraySpec)>,
+    /// Dimensions, parameters and arrays as JSON: {"grid": [1], "block":
+    /// [4], "params": {"n": 4}, "arrays": {"a": {"len": 4, "init": [..]}}}
+    /// (flags override it).
+    #[arg(long = "input", value_name = "FILE.json")]
+    pub input_file: Option<PathBuf>,
     /// Keep exploring after an error and report each distinct error once
     /// (by default the exploration stops at the first error).
     #[arg(long)]
@@ -188,10 +201,12 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
     if !(args.timeout >= 0.0 && args.timeout.is_finite()) {
         bail!("--timeout takes a number of seconds, 0 or more");
     }
+    let inputs = Inputs::gather(args.input_file.as_deref(), &args.params, &args.arrays)
+        .map_err(|e| input_error(&args, e))?;
     if args.repair {
-        return crate::repair::run(&args);
+        return crate::repair::run(&args, &inputs);
     }
-    let loaded = load(&args.file, &args.input.to_flags())?;
+    let loaded = load(&args.file, &inputs.flags(&args.input))?;
     let out = &loaded.output;
     if !out.diagnostics.is_empty() {
         eprint!(
@@ -202,13 +217,16 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
     if out.has_errors() || out.module.kernels.is_empty() {
         return Ok(exit::UNUSABLE);
     }
+    inputs
+        .validate(&out.module.kernels)
+        .map_err(|e| input_error(&args, e))?;
     let explorer = if args.reference {
         Explorer::Reference
     } else {
         Explorer::Dpor
     };
     let results = match &args.replay {
-        Some(token) => match replay::run(token, &out.module.kernels, &args) {
+        Some(token) => match replay::run(token, &out.module.kernels, &inputs, &args) {
             Ok(r) => vec![r],
             Err(e) => {
                 if args.format == Format::Json {
@@ -224,7 +242,7 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
             }
             let mut results = Vec::new();
             for k in &out.module.kernels {
-                let r = explore_kernel(k, explorer, &args);
+                let r = explore_kernel(k, explorer, &inputs, &args);
                 // Text reports appear as each kernel finishes.
                 if text {
                     print!("{}", text::kernel(&r, &loaded.sources));
@@ -246,6 +264,15 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
     } else {
         exit::OK
     })
+}
+
+/// An unusable input (exit 2); with `--format json` also reported as a
+/// JSON object on stdout.
+fn input_error(args: &ExploreArgs, e: anyhow::Error) -> anyhow::Error {
+    if args.format == Format::Json {
+        println!("{}", json::error(&args.file, &format!("{e:#}")));
+    }
+    e
 }
 
 /// Prints the results and writes `--graph`.
@@ -291,8 +318,13 @@ fn emit(
 }
 
 /// Explores one kernel with the limits of `args`.
-fn explore_kernel<'k>(k: &'k Kernel, explorer: Explorer, args: &ExploreArgs) -> KernelResult<'k> {
-    let launch = match launch_of(k, &args.params) {
+fn explore_kernel<'k>(
+    k: &'k Kernel,
+    explorer: Explorer,
+    inputs: &Inputs,
+    args: &ExploreArgs,
+) -> KernelResult<'k> {
+    let launch = match inputs.launch(k) {
         Ok(l) => l,
         Err(e) => return KernelResult::unknown(k, format!("{e:#}")),
     };
@@ -316,51 +348,23 @@ fn explore_kernel<'k>(k: &'k Kernel, explorer: Explorer, args: &ExploreArgs) -> 
         .with_timeout(timeout)
         .with_outcomes(args.outcomes.then_some(k))
         .with_progress(&mut progress);
-    let r = KernelResult::explored(k, &launch, collector, start, |c| {
+    let mut r = KernelResult::explored(k, &launch, collector, start, |c| {
         explorer.run_with(k, &launch, &config, c)
     });
+    if r.summary.is_some_and(|s| s.executions > 0) {
+        r.unchecked = inputs::unchecked_arrays(k, &launch);
+    }
     progress.finish();
     r
-}
-
-/// The concrete launch: dims from flags or the file, parameters from `--param`.
-pub fn launch_of(k: &Kernel, params: &[(String, i128)]) -> Result<Launch> {
-    let (Some(grid), Some(block)) = (k.launch.grid, k.launch.block) else {
-        bail!(
-            "kernel `{}`: explore needs concrete dimensions; pass --grid-dim and --block-dim",
-            k.name
-        );
-    };
-    let dim = |d: [u64; 3]| -> Result<[u32; 3]> {
-        Ok([
-            u32::try_from(d[0])?,
-            u32::try_from(d[1])?,
-            u32::try_from(d[2])?,
-        ])
-    };
-    let mut launch = Launch::new(dim(grid)?, dim(block)?);
-    if let Some(bytes) = k.launch.dynamic_shared {
-        launch = launch.with_dynamic_shared_bytes(bytes);
-    }
-    for v in k.vars.iter().filter(|v| v.kind == VarKind::Param) {
-        let Some((_, value)) = params.iter().find(|(n, _)| *n == v.name) else {
-            bail!(
-                "kernel `{}`: explore needs a value for the parameter `{}` (--param {}=VALUE)",
-                k.name,
-                v.name,
-                v.name
-            );
-        };
-        launch = launch.with_param(v.id, Value::from_int(v.ty, *value));
-    }
-    Ok(launch)
 }
 
 /// The kinds of error every execution of `k` shows (as `//xfail:`
 /// reasons spell them), or why the exploration could not decide: what
 /// `warpsafe corpus --engine explore` compares with a kernel's header.
 pub fn error_kinds(k: &Kernel, params: &[(String, i128)]) -> Result<Vec<&'static str>, String> {
-    let launch = launch_of(k, params).map_err(|e| format!("{e:#}"))?;
+    let launch = Inputs::from_params(params)
+        .launch(k)
+        .map_err(|e| format!("{e:#}"))?;
     let config = Config {
         max_executions: usize::MAX,
         ..Config::default()

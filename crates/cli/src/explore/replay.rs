@@ -8,23 +8,29 @@
 //! never a silently different execution.
 
 use super::collect::{Reported, Witness};
+use super::inputs::{unchecked_arrays, Inputs};
 use super::result::{KernelResult, Shown, Summary, Verdict};
-use super::{launch_of, ExploreArgs};
+use super::ExploreArgs;
 use anyhow::{anyhow, Result};
 use warpsafe_ir::Kernel;
 use warpsafe_mc::reference::Config;
 use warpsafe_mc::replay::fits;
 use warpsafe_mc::{findings, replay, ReplayToken};
 
-pub fn run<'k>(text: &str, kernels: &'k [Kernel], args: &ExploreArgs) -> Result<KernelResult<'k>> {
+pub fn run<'k>(
+    text: &str,
+    kernels: &'k [Kernel],
+    inputs: &Inputs,
+    args: &ExploreArgs,
+) -> Result<KernelResult<'k>> {
     let token = ReplayToken::decode(text)?;
     let found = kernels.iter().find_map(|k| {
-        let launch = launch_of(k, &args.params).ok()?;
+        let launch = inputs.launch(k).ok()?;
         fits(k, &launch, &token).then_some((k, launch))
     });
     let Some((kernel, launch)) = found else {
         return Err(anyhow!(
-            "{}; replay it with the file, flags and --param values of the run that printed it",
+            "{}; replay it with the file, flags, --param, --array and --input values of the run that printed it",
             warpsafe_mc::ReplayError::Mismatch
         ));
     };
@@ -61,5 +67,6 @@ pub fn run<'k>(text: &str, kernels: &'k [Kernel], args: &ExploreArgs) -> Result<
         }),
         all: false,
         replay: true,
+        unchecked: unchecked_arrays(kernel, &launch),
     })
 }

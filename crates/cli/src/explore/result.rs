@@ -82,6 +82,9 @@ pub struct KernelResult<'k> {
     pub all: bool,
     /// A `--replay` result.
     pub replay: bool,
+    /// Arrays the kernel accesses whose length is unknown: accesses to
+    /// them were not bounds-checked.
+    pub unchecked: Vec<String>,
 }
 
 impl<'k> KernelResult<'k> {
@@ -97,6 +100,7 @@ impl<'k> KernelResult<'k> {
             summary: None,
             all: false,
             replay: false,
+            unchecked: Vec::new(),
         }
     }
 
@@ -155,6 +159,7 @@ impl<'k> KernelResult<'k> {
             errors: collector.errors,
             all,
             replay: false,
+            unchecked: Vec::new(),
         }
     }
 

@@ -1,5 +1,6 @@
-//! The text output of `warpsafe explore`: per kernel, the verdict line,
-//! then for every witness execution the errors it shows (headline and the
+//! The text output of `warpsafe explore`: per kernel, the verdict line
+//! (a SAFE verdict names the arrays whose bounds were not checked), a note
+//! on those arrays, then for every witness execution the errors it shows (headline and the
 //! accesses involved), the execution itself (`crate::explore` renders it
 //! with [`warpsafe_mc::witness::Names::render`]) and its replay token, then
 //! why the exploration is incomplete, the outcomes, and a summary line.
@@ -8,6 +9,7 @@
 //! tokens is a function of the kernel and the flags (snapshot tests filter
 //! those three).
 
+use super::inputs::unchecked_note;
 use super::result::{count, KernelResult, Verdict};
 use std::fmt::Write;
 use warpsafe_mc::witness::Names;
@@ -19,7 +21,18 @@ pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap) -> String {
     let mut o = String::new();
     let name = &r.kernel.name;
     let what = if r.replay { "replayed execution: " } else { "" };
+    let unchecked = r
+        .unchecked
+        .iter()
+        .map(|a| format!("`{a}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let _ = match &r.verdict {
+        Verdict::Safe if !r.unchecked.is_empty() => writeln!(
+            o,
+            "kernel {name}: SAFE (no error in any of the {}; out-of-bounds accesses to {unchecked} not checked)",
+            count(r.summary.map_or(0, |s| s.executions), "execution")
+        ),
         Verdict::Safe => writeln!(
             o,
             "kernel {name}: SAFE (no error in any of the {})",
@@ -34,6 +47,9 @@ pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap) -> String {
             writeln!(o, "kernel {name}: {what}no error in this execution")
         }
     };
+    if let Some(note) = unchecked_note(&r.unchecked) {
+        let _ = writeln!(o, "  note: {note}");
+    }
     for (i, shown) in r.witnesses.iter().enumerate() {
         let mut marks = Vec::new();
         for e in r.errors_of(i) {
