@@ -6,7 +6,7 @@
 //! ```text
 //! { "file", "engine": "dpor"|"reference", "replay": bool,
 //!   "kernels": [ { "kernel", "verdict": "safe"|"errors-found"|"unknown"|"no-error",
-//!                  "reason", "complete", "unchecked_arrays": [names],
+//!                  "reason", "complete", "unchecked_arrays": [names], "notes": [..],
 //!                  "errors": [ { "kind", "message", "location", "details": [..],
 //!                                "occurrences", "witness" } ],
 //!                  "witnesses": [ { "execution", "replay", "threads": [
@@ -52,6 +52,7 @@ struct KernelJson<'a> {
     complete: bool,
     /// Arrays accessed without a known length (not bounds-checked).
     unchecked_arrays: &'a [String],
+    notes: &'a [String],
     errors: Vec<ErrorJson>,
     witnesses: Vec<WitnessJson>,
     outcomes: Option<Vec<OutcomeJson>>,
@@ -160,6 +161,7 @@ fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
         reason,
         complete: r.incomplete.is_none() && !matches!(r.verdict, Verdict::Unknown(_)),
         unchecked_arrays: &r.unchecked,
+        notes: &r.notes,
         errors: r
             .errors
             .iter()

@@ -352,7 +352,7 @@ fn explore_kernel<'k>(
         explorer.run_with(k, &launch, &config, c)
     });
     if r.summary.is_some_and(|s| s.executions > 0) {
-        r.unchecked = inputs::unchecked_arrays(k, &launch);
+        inputs::note_unchecked(&mut r, &launch);
     }
     progress.finish();
     r

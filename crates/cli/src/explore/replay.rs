@@ -8,7 +8,7 @@
 //! never a silently different execution.
 
 use super::collect::{Reported, Witness};
-use super::inputs::{unchecked_arrays, Inputs};
+use super::inputs::{note_unchecked, Inputs};
 use super::result::{KernelResult, Shown, Summary, Verdict};
 use super::ExploreArgs;
 use anyhow::{anyhow, Result};
@@ -44,7 +44,7 @@ pub fn run<'k>(
             occurrences: 1,
         })
         .collect();
-    Ok(KernelResult {
+    let mut r = KernelResult {
         kernel,
         verdict: if errors.is_empty() {
             Verdict::NoErrorInExecution
@@ -67,6 +67,9 @@ pub fn run<'k>(
         }),
         all: false,
         replay: true,
-        unchecked: unchecked_arrays(kernel, &launch),
-    })
+        unchecked: Vec::new(),
+        notes: Vec::new(),
+    };
+    note_unchecked(&mut r, &launch);
+    Ok(r)
 }

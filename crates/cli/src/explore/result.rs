@@ -85,6 +85,8 @@ pub struct KernelResult<'k> {
     /// Arrays the kernel accesses whose length is unknown: accesses to
     /// them were not bounds-checked.
     pub unchecked: Vec<String>,
+    /// Notes on how the kernel was explored (printed under its verdict).
+    pub notes: Vec<String>,
 }
 
 impl<'k> KernelResult<'k> {
@@ -101,6 +103,7 @@ impl<'k> KernelResult<'k> {
             all: false,
             replay: false,
             unchecked: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -160,6 +163,7 @@ impl<'k> KernelResult<'k> {
             all,
             replay: false,
             unchecked: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

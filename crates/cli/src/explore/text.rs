@@ -9,7 +9,6 @@
 //! tokens is a function of the kernel and the flags (snapshot tests filter
 //! those three).
 
-use super::inputs::unchecked_note;
 use super::result::{count, KernelResult, Verdict};
 use std::fmt::Write;
 use warpsafe_mc::witness::Names;
@@ -47,7 +46,7 @@ pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap) -> String {
             writeln!(o, "kernel {name}: {what}no error in this execution")
         }
     };
-    if let Some(note) = unchecked_note(&r.unchecked) {
+    for note in &r.notes {
         let _ = writeln!(o, "  note: {note}");
     }
     for (i, shown) in r.witnesses.iter().enumerate() {

@@ -29,6 +29,7 @@ mod number;
 pub use flags::{array_flag, param_flag, ArraySpec};
 pub use number::Number;
 
+use super::result::KernelResult;
 use crate::input::InputArgs;
 use anyhow::{bail, Result};
 use std::collections::{BTreeMap, BTreeSet};
@@ -235,31 +236,34 @@ impl Inputs {
     }
 }
 
-/// The global arrays of `k` that the kernel accesses and whose length
-/// `launch` leaves unknown: accesses to them are not bounds-checked.
-pub fn unchecked_arrays(k: &Kernel, launch: &Launch) -> Vec<String> {
-    let mut used = std::collections::BTreeSet::new();
+/// Records in `r` the arrays `r.kernel` accesses whose length `launch`
+/// leaves unknown (accesses to them are not bounds-checked), with notes
+/// that say so: one for those `--array` can size, one per `extern
+/// __shared__` array without dynamic shared memory.
+pub fn note_unchecked(r: &mut KernelResult<'_>, launch: &Launch) {
+    let k = r.kernel;
+    let mut used = BTreeSet::new();
     k.walk(&mut |s| {
         if let Some(m) = s.mem() {
             used.insert(m.array);
         }
     });
-    k.arrays
+    let unchecked: Vec<&Array> = k
+        .arrays
         .iter()
         .filter(|a| used.contains(&a.id) && launch.array_len(a).is_none())
-        .map(|a| a.name.clone())
-        .collect()
-}
-
-/// The note that `unchecked` arrays are not bounds-checked (`None` when
-/// every array is).
-pub fn unchecked_note(unchecked: &[String]) -> Option<String> {
-    match unchecked {
-        [] => None,
-        [a] => Some(format!(
+        .collect();
+    let sizable: Vec<&str> = unchecked
+        .iter()
+        .filter(|a| takes_input(a))
+        .map(|a| a.name.as_str())
+        .collect();
+    match sizable.as_slice() {
+        [] => {}
+        [a] => r.notes.push(format!(
             "array `{a}` has no length: accesses to it are not bounds-checked; pass --array {a}=LEN"
         )),
-        many => Some(format!(
+        many => r.notes.push(format!(
             "arrays {} have no length: accesses to them are not bounds-checked; pass --array NAME=LEN for each",
             many.iter()
                 .map(|a| format!("`{a}`"))
@@ -267,6 +271,18 @@ pub fn unchecked_note(unchecked: &[String]) -> Option<String> {
                 .join(", ")
         )),
     }
+    for a in unchecked.iter().filter(|a| !takes_input(a)) {
+        let why = if a.origin == ArrayOrigin::DynamicShared {
+            "extern __shared__ array `{}` has no size (the launch gives no dynamic shared memory)"
+        } else {
+            "array `{}` has no size"
+        };
+        r.notes.push(format!(
+            "{}: accesses to it are not bounds-checked",
+            why.replace("{}", &a.name)
+        ));
+    }
+    r.unchecked = unchecked.iter().map(|a| a.name.clone()).collect();
 }
 
 /// A scalar parameter of `k` named `name`.
