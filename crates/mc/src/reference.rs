@@ -51,6 +51,7 @@
 use crate::consistency::{self, Model};
 use crate::graph::{BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, ThreadId};
 use crate::grid::{reinterpret, source, Grid, Status};
+use crate::observe::{Flow, Observer, Stats};
 use crate::races::Race;
 use std::collections::{BTreeMap, HashSet};
 use thiserror::Error;
@@ -101,7 +102,7 @@ impl Default for Config {
 
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum McError {
-    #[error("the launch has {threads} threads, more than the limit of {limit}")]
+    #[error("the launch has {threads} threads, more than the limit of {limit} (exploration is exponential in the threads that interact; `--max-threads` raises the limit)")]
     TooManyThreads { threads: u64, limit: usize },
     #[error("more than {limit} consistent executions")]
     TooManyExecutions { limit: usize },
@@ -286,16 +287,34 @@ enum Effect {
 /// A successor was dropped because an `__assume` failed.
 struct Infeasible;
 
-struct Explorer<'k> {
+struct Explorer<'k, 'o> {
     grid: Grid<'k>,
     config: Config,
     visited: HashSet<(Graph, Vec<bool>)>,
     complete: HashSet<(Graph, Vec<bool>)>,
-    out: Exploration,
+    out: Stats,
+    observer: &'o mut dyn Observer,
 }
 
 /// Enumerates every consistent execution of `kernel` under `launch`.
 pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Exploration, McError> {
+    let mut all = Exploration::default();
+    let stats = explore_with(kernel, launch, config, &mut all)?;
+    all.states = stats.states;
+    all.pruned_inconsistent = stats.pruned_inconsistent;
+    all.pruned_infeasible = stats.pruned_infeasible;
+    Ok(all)
+}
+
+/// Enumerates every consistent execution of `kernel` under `launch`,
+/// handing each to `observer` until it says stop. (The enumerator still
+/// remembers every state it visited: it is exponential in memory too.)
+pub fn explore_with(
+    kernel: &Kernel,
+    launch: &Launch,
+    config: &Config,
+    observer: &mut dyn Observer,
+) -> Result<Stats, McError> {
     let (grid, threads) = Grid::start(kernel, launch, config)?;
     let ids = grid.ids.clone();
     let mut ex = Explorer {
@@ -303,7 +322,8 @@ pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Expl
         config: *config,
         visited: HashSet::new(),
         complete: HashSet::new(),
-        out: Exploration::default(),
+        out: Stats::default(),
+        observer,
     };
     let mut state = State {
         graph: Graph::new(ids.clone()),
@@ -320,12 +340,16 @@ pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Expl
     Ok(ex.out)
 }
 
-impl<'k> Explorer<'k> {
+impl<'k> Explorer<'k, '_> {
     fn run(&mut self, initial: State<'k>) -> Result<(), McError> {
         self.visited.insert(initial.key());
         self.out.states = 1;
         let mut stack = vec![initial];
         while let Some(state) = stack.pop() {
+            if self.out.stopped || self.observer.tick(&self.out) == Flow::Stop {
+                self.out.stopped = true;
+                break;
+            }
             let ready: Vec<usize> = (0..state.status.len())
                 .filter(|t| matches!(state.status[*t], Status::Ready(_)))
                 .collect();
@@ -360,7 +384,7 @@ impl<'k> Explorer<'k> {
         if !self.complete.insert(state.key()) {
             return Ok(());
         }
-        if self.out.executions.len() >= self.config.max_executions {
+        if self.out.executions + self.out.cut >= self.config.max_executions {
             return Err(McError::TooManyExecutions {
                 limit: self.config.max_executions,
             });
@@ -368,7 +392,15 @@ impl<'k> Explorer<'k> {
         let exec = self
             .grid
             .execution(state.graph, &state.status, &self.config);
-        self.out.executions.push(exec);
+        if exec.is_complete() {
+            self.out.executions += 1;
+        } else {
+            self.out.cut += 1;
+            self.out.bounded += usize::from(exec.hit_loop_bound());
+        }
+        if self.observer.execution(exec) == Flow::Stop {
+            self.out.stopped = true;
+        }
         Ok(())
     }
 

@@ -45,7 +45,7 @@ use std::time::Duration;
 use warpsafe_interp::Launch;
 use warpsafe_ir::Kernel;
 use warpsafe_mc::reference::{Config, McError};
-use warpsafe_mc::{Flow, Observer, Stats};
+use warpsafe_mc::{Observer, Stats};
 use warpsafe_source::SourceMap;
 
 #[derive(Args)]
@@ -161,21 +161,7 @@ impl Explorer {
         match self {
             Explorer::Dpor => warpsafe_mc::dpor::explore_with(k, launch, config, observer),
             Explorer::Reference => {
-                let x = warpsafe_mc::reference::explore(k, launch, config)?;
-                let mut stats = Stats {
-                    states: x.states,
-                    pruned_inconsistent: x.pruned_inconsistent,
-                    pruned_infeasible: x.pruned_infeasible,
-                    ..Stats::default()
-                };
-                for e in x.executions {
-                    stats.executions += 1;
-                    if observer.execution(e) == Flow::Stop {
-                        stats.stopped = true;
-                        break;
-                    }
-                }
-                Ok(stats)
+                warpsafe_mc::reference::explore_with(k, launch, config, observer)
             }
         }
     }
@@ -333,12 +319,8 @@ fn explore_kernel<'k>(
     } else {
         Mode::FirstError
     };
-    // The collector enforces the limit (and knows when more exist); the
-    // reference enumerator keeps everything, so it needs a bound.
-    let config = args.config(match explorer {
-        Explorer::Dpor => usize::MAX,
-        Explorer::Reference => args.max_executions,
-    });
+    // The collector enforces the limit (and knows when more exist).
+    let config = args.config(usize::MAX);
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     let mut progress = progress::Progress::new(&k.name, args.format == Format::Text);
     let start = std::time::Instant::now();
