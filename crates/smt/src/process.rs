@@ -227,6 +227,8 @@ fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> std::io::Re
 }
 
 fn write_loop(mut stdin: ChildStdin, chunks: Receiver<Vec<u8>>) {
+    #[cfg(unix)]
+    block_sigpipe();
     for chunk in chunks {
         if stdin
             .write_all(&chunk)
@@ -238,6 +240,25 @@ fn write_loop(mut stdin: ChildStdin, chunks: Receiver<Vec<u8>>) {
     }
     // The caller hung up: dropping stdin closes the pipe, so the solver sees
     // end of input.
+}
+
+/// Makes a write to a solver that has exited fail with `EPIPE` in this
+/// thread (the writer's error path) instead of raising `SIGPIPE`. A
+/// command-line program restores `SIGPIPE`'s default action so that
+/// `warpsafe ... | head` ends quietly; without this, a solver that crashes
+/// or is killed would kill the whole program with it. A `SIGPIPE` raised
+/// while blocked stays pending on this thread and is discarded when it ends.
+#[cfg(unix)]
+fn block_sigpipe() {
+    // SAFETY: `set` is a local `sigset_t`, initialised by `sigemptyset`
+    // before use; `pthread_sigmask` changes only the calling thread's mask
+    // and accepts a null pointer for the old mask.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
 }
 
 fn read_loop(mut stdout: impl Read, answers: Sender<Event>) {
