@@ -29,6 +29,7 @@ mod env;
 mod infer;
 mod loops;
 mod print;
+mod print_aligned;
 mod protocol;
 mod race;
 mod shape;
@@ -43,6 +44,7 @@ pub use align::{
 pub use encode::EncodeError;
 pub use infer::{infer, InferError};
 pub use print::{print_proto, print_protocol, print_sym};
+pub use print_aligned::print_aligned;
 pub use protocol::{
     Access, AccessMode, Approximation, ArrayProtocol, Condition, ConditionOrigin, ForLoop,
     KernelProtocol, LoopRange, Proto, Step, SyncKind,
