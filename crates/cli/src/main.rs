@@ -31,7 +31,8 @@ struct Cli {
 enum Command {
     /// Print the kernel IR of a CUDA file (every kernel, or --kernel NAME).
     Ir(ir::IrArgs),
-    /// Check every kernel for data races (v0: top-level barriers only).
+    /// Check every kernel for data races, barrier divergence and failing
+    /// assertions with an SMT solver: a proof, or witnesses.
     Check(check::CheckArgs),
     /// Run every execution of each kernel on a concrete grid under the
     /// scoped RC11 memory model (small grids: exact, exponential).

@@ -1,7 +1,16 @@
-//! `warpsafe check` exit statuses: 0 for a race-free kernel, 1 for a racy
-//! one. Needs z3 on PATH.
+//! `warpsafe check`: exit statuses (0 for a race-free kernel, 1 for a racy
+//! one, 2 for unusable input), `--format json` (the shape documented in
+//! `crates/cli/src/check/json.rs`), `--solver z3|cvc5` with a missing or
+//! broken solver, and snapshots of JSON reports and of `--dump aligned`.
+//! Needs z3 on PATH (cvc5 is optional: without it, the cvc5 test checks
+//! the missing-solver error instead).
 
 mod common;
+
+use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn check(name: &str, text: &str) -> (Option<i32>, String) {
     check_with(name, text, &[])
@@ -49,4 +58,285 @@ fn parameter_values_narrow_the_check() {
     assert_eq!(code, Some(1), "{stdout}");
     let (code, _) = check_with("param_unknown.cu", text, &["--param", "m=1"]);
     assert_eq!(code, Some(2), "an unknown parameter name is unusable input");
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("invariant: the workspace root exists")
+}
+
+/// `warpsafe check REL FLAGS-OF-ITS-HEADER EXTRA`, run in the workspace
+/// root.
+fn check_command(rel: &str, extra: &[&str]) -> Command {
+    let root = workspace_root();
+    let text = std::fs::read_to_string(root.join(rel))
+        .expect("invariant: test kernels are readable UTF-8");
+    let header = warpsafe_corpus::parse_header(&text);
+    let mut cmd = Command::new(get_cargo_bin("warpsafe"));
+    cmd.current_dir(&root)
+        .arg("check")
+        .arg(rel)
+        .args(&header.flags)
+        .args(extra);
+    cmd
+}
+
+/// Runs `cmd`: exit status, stdout parsed as JSON, stderr.
+fn json_of(cmd: &mut Command) -> (Option<i32>, Value, String) {
+    let out = cmd.output().expect("invariant: the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let v: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("--format json prints one JSON object ({e}): {stdout}"));
+    (
+        out.status.code(),
+        v,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn json_of_a_racy_kernel_has_both_accesses_and_the_witness() {
+    let (code, v, _) = json_of(&mut check_command(
+        "tests/kernels/table1/first_iter_racy.cu",
+        &["--format", "json"],
+    ));
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["solver"], "z3");
+    let k = &v["kernels"][0];
+    assert_eq!(k["kernel"], "firstIter");
+    assert_eq!(k["verdict"], "racy");
+    let races = k["races"].as_array().expect("races is an array");
+    assert_eq!(races.len(), 2, "{k:#}");
+    let r = &races[0];
+    assert_eq!(r["array"], "s");
+    assert_eq!(r["space"], "shared");
+    assert_eq!(r["scope"], "same-block");
+    assert_eq!(r["certainty"], "provable");
+    let a = &r["accesses"];
+    assert_eq!(a[0]["kind"], "write");
+    assert_eq!(a[0]["location"]["line"], 10);
+    assert_eq!(a[0]["location"]["column"], 3);
+    assert_eq!(a[0]["location"]["excerpt"], "s[tid + 1] = 1");
+    assert_eq!(a[1]["location"]["line"], 12);
+    let w = &r["witness"];
+    let t1 = w["threads"][0]["thread_idx"][0]
+        .as_u64()
+        .expect("thread 1 x");
+    let t2 = w["threads"][1]["thread_idx"][0]
+        .as_u64()
+        .expect("thread 2 x");
+    // s[t1 + 1] and s[t2] in the loop's first iteration: the same slot.
+    assert_eq!(t1 + 1, t2, "{w:#}");
+    assert_eq!(w["index"].as_u64(), Some(t2), "{w:#}");
+    assert!(w["block_dim"].is_null(), "concrete dims are not repeated");
+    assert!(w["params"]["N"].as_i64().is_some_and(|n| n > 0), "{w:#}");
+    let lv = &w["loop_vars"][0];
+    assert!(
+        lv["thread"].is_null(),
+        "a synchronized loop's variable is shared"
+    );
+    assert_eq!(lv["name"], "x (first iteration)");
+    assert_eq!(lv["value"], 0);
+    // The second race is only possible, with the reason.
+    assert_eq!(races[1]["certainty"], "possible");
+    assert!(!races[1]["reasons"].as_array().expect("reasons").is_empty());
+}
+
+#[test]
+fn json_of_a_divergent_kernel_lists_the_barrier_and_two_threads() {
+    let (code, v, _) = json_of(&mut check_command(
+        "tests/kernels/constructs/barrier_in_thread_branch.cu",
+        &["--format", "json"],
+    ));
+    assert_eq!(code, Some(1), "{v:#}");
+    let k = &v["kernels"][0];
+    assert_eq!(k["verdict"], "divergent");
+    let d = &k["divergences"][0];
+    assert_eq!(d["location"]["line"], 13);
+    assert_eq!(d["certainty"], "provable");
+    let t = |n: usize| d["threads"][n]["thread_idx"][0].as_u64().expect("x");
+    // One thread below 16 reaches the barrier, the other does not.
+    assert!((t(0) < 16) != (t(1) < 16), "{d:#}");
+}
+
+#[test]
+fn json_reports_assertions_and_unknown_verdicts() {
+    let (code, v, _) = json_of(&mut check_command(
+        "tests/kernels/constructs/assert_violated.cu",
+        &["--format", "json"],
+    ));
+    assert_eq!(code, Some(1), "{v:#}");
+    let a = &v["kernels"][0]["assertions"][0];
+    assert_eq!(a["message"], "tid < 64");
+    assert_eq!(a["outcome"], "fails");
+    assert_eq!(a["certainty"], "provable");
+    assert!(a["witness"]["thread"]["thread_idx"][0].as_u64() >= Some(64));
+
+    let text = "__global__ void k(int *a, int n) {\n  int i = 0;\n  while (a[i] != n) { __syncthreads(); i++; }\n}\n";
+    let dir = std::env::temp_dir().join(format!("warpsafe-check-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("unknown.cu");
+    std::fs::write(&file, text).expect("write");
+    let (code, v, _) = json_of(
+        Command::new(get_cargo_bin("warpsafe"))
+            .args(["check", "--format", "json"])
+            .arg(&file),
+    );
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(code, Some(2), "{v:#}");
+    let k = &v["kernels"][0];
+    assert_eq!(k["verdict"], "unknown");
+    assert!(
+        k["reason"].as_str().is_some_and(|r| r.contains("barrier")),
+        "{k:#}"
+    );
+    assert_eq!(k["location"]["line"], 3, "{k:#}");
+}
+
+#[test]
+fn json_input_errors_are_a_json_object_with_exit_2() {
+    let (code, v, stderr) = json_of(
+        Command::new(get_cargo_bin("warpsafe"))
+            .current_dir(workspace_root())
+            .args(["check", "no/such/file.cu", "--format", "json"]),
+    );
+    assert_eq!(code, Some(2));
+    assert_eq!(v["file"], "no/such/file.cu");
+    assert!(v["error"]
+        .as_str()
+        .is_some_and(|e| e.contains("cannot read")));
+    assert!(stderr.contains("cannot read"), "{stderr}");
+    let (code, v, _) = json_of(&mut check_command(
+        "examples/transpose.cu",
+        &["--format", "json", "--param", "nosuch=1"],
+    ));
+    assert_eq!(code, Some(2));
+    assert!(
+        v["error"].as_str().is_some_and(|e| e.contains("nosuch")),
+        "{v}"
+    );
+}
+
+/// `--solver KIND` with `VAR` naming a binary that does not exist.
+fn missing_solver(kind: &str, var: &str) -> (Option<i32>, Value, String) {
+    json_of(
+        check_command(
+            "examples/transpose.cu",
+            &["--format", "json", "--solver", kind],
+        )
+        .env(var, "/nonexistent/solver/binary"),
+    )
+}
+
+#[test]
+fn a_missing_solver_is_an_error_that_says_how_to_install_it() {
+    let (code, v, stderr) = missing_solver("z3", "WARPSAFE_Z3");
+    assert_eq!(code, Some(2), "{v}");
+    let e = v["error"].as_str().expect("an error message");
+    assert!(e.contains("pip install z3-solver"), "{e}");
+    assert!(e.contains("apt-get install z3"), "{e}");
+    assert!(e.contains("--solver cvc5"), "{e}");
+    assert!(stderr.contains("pip install z3-solver"), "{stderr}");
+    assert!(v.get("kernels").is_none(), "nothing was checked: {v}");
+
+    let (code, v, _) = missing_solver("cvc5", "WARPSAFE_CVC5");
+    assert_eq!(code, Some(2), "{v}");
+    let e = v["error"].as_str().expect("an error message");
+    assert!(e.contains("github.com/cvc5/cvc5/releases"), "{e}");
+    assert!(e.contains("WARPSAFE_CVC5"), "{e}");
+}
+
+#[test]
+fn a_broken_solver_makes_the_verdict_unknown_never_drf() {
+    // `false` exits at once: every query fails.
+    let (code, v, _) = json_of(
+        check_command("examples/transpose.cu", &["--format", "json"])
+            .env("WARPSAFE_Z3", "/bin/false"),
+    );
+    assert_eq!(code, Some(2), "{v:#}");
+    let k = &v["kernels"][0];
+    assert_eq!(k["verdict"], "unknown");
+    assert!(
+        k["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("solver failed")),
+        "{k:#}"
+    );
+}
+
+#[test]
+fn cvc5_gives_the_verdicts_z3_gives() {
+    let kernels = [
+        ("examples/transpose.cu", "drf", 0),
+        ("tests/kernels/table1/first_iter_racy.cu", "racy", 1),
+        ("tests/kernels/table1/last_iter_drf.cu", "drf", 0),
+        (
+            "tests/kernels/constructs/barrier_in_thread_branch.cu",
+            "divergent",
+            1,
+        ),
+    ];
+    if let Err(e) = warpsafe_smt::locate(warpsafe_smt::SolverKind::Cvc5, None) {
+        eprintln!("cvc5 is not installed ({e}): checking the missing-solver error instead");
+        let (code, v, _) = json_of(&mut check_command(
+            kernels[0].0,
+            &["--format", "json", "--solver", "cvc5"],
+        ));
+        assert_eq!(code, Some(2), "{v}");
+        assert!(
+            v["error"].as_str().is_some_and(|e| e.contains("cvc5")),
+            "{v}"
+        );
+        return;
+    }
+    for (rel, verdict, status) in kernels {
+        for solver in ["z3", "cvc5"] {
+            let (code, v, _) = json_of(&mut check_command(
+                rel,
+                &["--format", "json", "--solver", solver],
+            ));
+            assert_eq!(v["solver"], solver);
+            assert_eq!(
+                v["kernels"][0]["verdict"], verdict,
+                "{rel} with {solver}: {v:#}"
+            );
+            assert_eq!(code, Some(status), "{rel} with {solver}");
+        }
+    }
+}
+
+/// Whole JSON reports of a racy, a race-free and a divergent kernel.
+#[test]
+fn check_as_json() {
+    for (name, rel) in [
+        ("racy", "tests/kernels/table1/first_iter_racy.cu"),
+        ("drf", "examples/transpose.cu"),
+        (
+            "divergent",
+            "tests/kernels/constructs/barrier_divergence_every_barrier.cu",
+        ),
+    ] {
+        insta::with_settings!({ snapshot_suffix => name }, {
+            assert_cmd_snapshot!(check_command(rel, &["--format", "json"]));
+        });
+    }
+}
+
+/// `--dump aligned`: the phases after barrier aligning and splitting.
+#[test]
+fn check_dump_aligned() {
+    for (name, rel) in [
+        ("transpose", "examples/transpose.cu"),
+        ("first_iter", "tests/kernels/table1/first_iter_racy.cu"),
+        (
+            "last_iter_first_iter",
+            "tests/kernels/table1/last_iter_first_iter_racy.cu",
+        ),
+    ] {
+        insta::with_settings!({ snapshot_suffix => name }, {
+            assert_cmd_snapshot!(check_command(rel, &["--dump", "aligned"]));
+        });
+    }
 }

@@ -1,21 +1,31 @@
-//! `warpsafe check FILE`: the v0 data-race check of every kernel.
+//! `warpsafe check FILE`: the static data-race check of every kernel
+//! (seeds 001, 002, 004; the engine is `warpsafe-static`).
+//!
+//! Modules: `text` (the report for people) and `json` (`--format json`,
+//! its shape documented there). `--dump protocol|aligned|smt` adds
+//! intermediate stages; `--solver z3|cvc5` picks the SMT solver, which
+//! must be installed (checked before any kernel, with how to install it).
 //!
 //! Exit status: 1 when a race, a divergent barrier or a failing assertion
 //! is found; otherwise 2 when a kernel or an assertion is UNKNOWN, the
-//! input has errors or no kernel was checked; 0 when every kernel is DRF
-//! (no data race or barrier divergence) and every assertion holds.
+//! input has errors, the solver is missing or no kernel was checked; 0
+//! when every kernel is DRF (no data race or barrier divergence) and every
+//! assertion holds.
+
+mod json;
+mod text;
 
 use crate::exit;
 use crate::input::{load, InputArgs};
-use anyhow::Result;
+use anyhow::{anyhow, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
 use warpsafe_ir::Kernel;
-use warpsafe_source::SourceMap;
+use warpsafe_smt::{SolverConfig, SolverKind};
 use warpsafe_static::{
-    check_protocol, infer, print_protocol, AssertCheck, AssertOutcome, Certainty, Divergence, Race,
-    RaceConfig, RaceScope, ThreadId, Verdict, Witness,
+    check_protocol, infer, print_aligned, print_protocol, AssertOutcome, KernelReport, RaceConfig,
+    Verdict,
 };
 
 #[derive(Args)]
@@ -27,13 +37,19 @@ pub struct CheckArgs {
     /// Seconds allowed to each solver query (0: no limit).
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     pub timeout: u64,
-    /// Also print an intermediate stage.
-    #[arg(long, value_enum)]
-    pub dump: Option<Dump>,
+    /// Also print an intermediate stage (repeatable).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub dump: Vec<Dump>,
     /// The value of a scalar kernel parameter (repeatable); the others stay
     /// symbolic.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param)]
     pub params: Vec<(String, i128)>,
+    /// The SMT solver (found through WARPSAFE_Z3 / WARPSAFE_CVC5, then PATH).
+    #[arg(long, value_enum, default_value_t = SolverChoice::Z3)]
+    pub solver: SolverChoice,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 pub fn param(s: &str) -> Result<(String, i128), String> {
@@ -58,13 +74,95 @@ pub fn param(s: &str) -> Result<(String, i128), String> {
 pub enum Dump {
     /// Each kernel's memory access protocol.
     Protocol,
+    /// The phases after barrier aligning and splitting (seed 002 §4): the
+    /// accesses each race query is about.
+    Aligned,
     /// Every SMT query sent to the solver.
     Smt,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolverChoice {
+    Z3,
+    Cvc5,
+}
+
+impl SolverChoice {
+    fn kind(self) -> SolverKind {
+        match self {
+            SolverChoice::Z3 => SolverKind::Z3,
+            SolverChoice::Cvc5 => SolverKind::Cvc5,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// One kernel's report with the dumps asked for.
+pub struct KernelResult<'a> {
+    pub kernel: &'a Kernel,
+    pub report: KernelReport,
+    /// `--dump protocol`.
+    pub protocol: Option<String>,
+    /// `--dump aligned`.
+    pub aligned: Option<String>,
+}
+
+impl KernelResult<'_> {
+    /// A race, a divergent barrier or a failing assertion.
+    fn found(&self) -> bool {
+        matches!(
+            self.report.verdict,
+            Verdict::Racy(_) | Verdict::Divergent(_)
+        ) || self
+            .report
+            .asserts
+            .iter()
+            .any(|a| matches!(a.outcome, AssertOutcome::Fails { .. }))
+    }
+
+    /// The verdict or an assertion is UNKNOWN.
+    fn unknown(&self) -> bool {
+        matches!(self.report.verdict, Verdict::Unknown { .. })
+            || self
+                .report
+                .asserts
+                .iter()
+                .any(|a| matches!(a.outcome, AssertOutcome::Unknown { .. }))
+    }
+}
+
 pub fn run(args: CheckArgs) -> Result<u8> {
-    let loaded = load(&args.file, &args.input.to_flags())?;
+    let loaded =
+        load(&args.file, &args.input.to_flags()).map_err(|e| input_error(&args, e, &[]))?;
     let out = &loaded.output;
+    let src = &loaded.sources;
+    if !out.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            warpsafe_report::render_diagnostics(src, &out.diagnostics)
+        );
+    }
+    let diagnostics: Vec<_> = out
+        .diagnostics
+        .iter()
+        .map(|d| warpsafe_report::diagnostic_json(src, d))
+        .collect();
+    if out.module.kernels.is_empty() {
+        let e = match out.diagnostics.iter().find(|d| d.is_error()) {
+            Some(d) => anyhow!("no kernel could be checked: {}", d.message),
+            None => anyhow!("no `__global__` kernel in `{}`", args.file.display()),
+        };
+        if args.format == Format::Text && out.has_errors() {
+            // The diagnostics above say why.
+            return Ok(exit::UNUSABLE);
+        }
+        return Err(input_error(&args, e, &diagnostics));
+    }
     for (name, _) in &args.params {
         let known = out.module.kernels.iter().any(|k| {
             k.vars
@@ -72,231 +170,110 @@ pub fn run(args: CheckArgs) -> Result<u8> {
                 .any(|v| v.kind == warpsafe_ir::VarKind::Param && v.name == *name)
         });
         if !known {
-            anyhow::bail!("--param {name}: no kernel has a scalar parameter named `{name}`");
+            let e = anyhow!("--param {name}: no kernel has a scalar parameter named `{name}`");
+            return Err(input_error(&args, e, &diagnostics));
         }
+    }
+    let kind = args.solver.kind();
+    if let Err(e) = warpsafe_smt::locate(kind, None) {
+        let e = anyhow!(
+            "{e}. (`--solver {other}` uses {other} instead.)",
+            other = match kind {
+                SolverKind::Z3 => "cvc5",
+                SolverKind::Cvc5 => "z3",
+            }
+        );
+        return Err(input_error(&args, e, &diagnostics));
     }
     let timeout = (args.timeout > 0).then(|| Duration::from_secs(args.timeout));
-    let config = RaceConfig::default()
-        .with_timeout(timeout)
-        .with_transcript(args.dump == Some(Dump::Smt))
-        .with_params(args.params.clone());
-    let (mut racy, mut unknown) = (false, false);
-    for k in &out.module.kernels {
-        let report = match infer(k) {
-            Ok(kp) => {
-                if args.dump == Some(Dump::Protocol) {
-                    print!("{}", print_protocol(&kp, k));
-                }
-                check_protocol(k, &kp, &config)
-            }
-            Err(e) => {
-                println!("kernel {}: UNKNOWN: no protocol: {e}", k.name);
-                unknown = true;
-                continue;
-            }
-        };
-        let src = &loaded.sources;
-        match &report.verdict {
-            Verdict::Drf => println!(
-                "kernel {}: DRF (no data race and no barrier divergence)",
-                k.name
-            ),
-            Verdict::Racy(races) => {
-                racy = true;
-                println!("kernel {}: RACY ({} race(s))", k.name, races.len());
-                for r in races {
-                    print_race(r, k, src);
-                }
-            }
-            Verdict::Divergent(ds) => {
-                racy = true;
-                println!(
-                    "kernel {}: DIVERGENT ({} divergent barrier(s))",
-                    k.name,
-                    ds.len()
-                );
-                for d in ds {
-                    print_divergence(d, src);
-                }
-                println!("  note: data races are not checked in a kernel with barrier divergence");
-            }
-            Verdict::Unknown { reason, span } => {
-                unknown = true;
-                match span {
-                    Some(s) => println!(
-                        "kernel {}: UNKNOWN: {reason} ({})",
-                        k.name,
-                        src.describe(*s)
-                    ),
-                    None => println!("kernel {}: UNKNOWN: {reason}", k.name),
-                }
-            }
-        }
-        let (failed, unproved) = print_asserts(&report.asserts, src);
-        racy |= failed;
-        unknown |= unproved;
-        for n in &report.notes {
-            println!("  note: {n}");
-        }
-        if let Some(t) = &report.transcript {
-            println!("; SMT queries of {}\n{t}", k.name);
-        }
+    let config = RaceConfig {
+        solver: SolverConfig::new(kind).with_logic("QF_BV"),
+        ..RaceConfig::default()
     }
-    if !out.diagnostics.is_empty() {
-        eprint!(
+    .with_timeout(timeout)
+    .with_transcript(args.dump.contains(&Dump::Smt))
+    .with_params(args.params.clone());
+    let mut results = Vec::new();
+    for k in &out.module.kernels {
+        let r = check_one(k, &args, &config, src);
+        // Text reports appear as each kernel finishes.
+        if args.format == Format::Text {
+            print!("{}", text::kernel(&r, src));
+        }
+        results.push(r);
+    }
+    if args.format == Format::Json {
+        println!(
             "{}",
-            warpsafe_report::render_diagnostics(&loaded.sources, &out.diagnostics)
+            json::run(&args.file, kind, &results, &diagnostics, src)
         );
     }
-    Ok(if racy {
+    let found = results.iter().any(KernelResult::found);
+    let unknown = results.iter().any(KernelResult::unknown);
+    Ok(if found {
         exit::FOUND
-    } else if unknown || out.has_errors() || out.module.kernels.is_empty() {
+    } else if unknown || out.has_errors() {
         exit::UNUSABLE
     } else {
         exit::OK
     })
 }
 
-/// Prints the assertions' outcomes: a count of those that hold, and each
-/// one that fails (with its witness) or is unknown. Returns whether one
-/// fails and whether one is unknown.
-fn print_asserts(asserts: &[AssertCheck], src: &SourceMap) -> (bool, bool) {
-    if asserts.is_empty() {
-        return (false, false);
-    }
-    let holds = asserts
-        .iter()
-        .filter(|a| a.outcome == AssertOutcome::Holds)
-        .count();
-    println!(
-        "  assertions: {holds} of {} proved to hold for every thread",
-        asserts.len()
-    );
-    let (mut failed, mut unknown) = (false, false);
-    for a in asserts {
-        let at = src.describe(a.span);
-        match &a.outcome {
-            AssertOutcome::Holds => {}
-            AssertOutcome::Fails { certainty, witness } => {
-                failed = true;
-                let certainty = match certainty {
-                    Certainty::Provable => "provable".to_string(),
-                    Certainty::Possible { reasons } => format!("possible: {}", reasons.join("; ")),
-                };
-                println!("  assertion `{}` at {at} fails [{certainty}]", a.message);
-                if let Some(w) = witness {
-                    let triple = |t: [u64; 3]| format!("({},{},{})", t[0], t[1], t[2]);
-                    let mut parts = vec![format!(
-                        "blockIdx={} threadIdx={}",
-                        triple(w.thread.block_idx),
-                        triple(w.thread.thread_idx)
-                    )];
-                    if let Some(b) = w.block_dim {
-                        parts.push(format!("blockDim={}", triple(b)));
-                    }
-                    if let Some(g) = w.grid_dim {
-                        parts.push(format!("gridDim={}", triple(g)));
-                    }
-                    for (name, v) in &w.params {
-                        parts.push(format!("{name}={v}"));
-                    }
-                    for l in &w.loop_vars {
-                        parts.push(format!("{}={}", l.name, l.value));
-                    }
-                    println!("    witness: {}", parts.join(", "));
-                }
-            }
-            AssertOutcome::Unknown { reason } => {
-                unknown = true;
-                println!("  assertion `{}` at {at}: UNKNOWN: {reason}", a.message);
+/// Infers, dumps and checks one kernel.
+fn check_one<'a>(
+    k: &'a Kernel,
+    args: &CheckArgs,
+    config: &RaceConfig,
+    src: &warpsafe_source::SourceMap,
+) -> KernelResult<'a> {
+    let kp = match infer(k) {
+        Ok(kp) => kp,
+        Err(e) => {
+            return KernelResult {
+                kernel: k,
+                report: KernelReport {
+                    kernel: k.name.clone(),
+                    verdict: Verdict::Unknown {
+                        reason: format!("no protocol: {e}"),
+                        span: None,
+                    },
+                    asserts: Vec::new(),
+                    notes: Vec::new(),
+                    transcript: None,
+                },
+                protocol: None,
+                aligned: None,
             }
         }
-    }
-    (failed, unknown)
-}
-
-fn print_divergence(d: &Divergence, src: &SourceMap) {
-    let certainty = match &d.certainty {
-        Certainty::Provable => "provable".to_string(),
-        Certainty::Possible { reasons } => format!("possible: {}", reasons.join("; ")),
     };
-    println!(
-        "  barrier at {}: {} [{certainty}]",
-        src.describe(d.span),
-        d.reason
-    );
-    if let Some([a, b]) = &d.threads {
-        let t = |t: &ThreadId| {
-            format!(
-                "blockIdx=({},{},{}) threadIdx=({},{},{})",
-                t.block_idx[0],
-                t.block_idx[1],
-                t.block_idx[2],
-                t.thread_idx[0],
-                t.thread_idx[1],
-                t.thread_idx[2]
-            )
-        };
-        println!("    witness: thread 1: {}, thread 2: {}", t(a), t(b));
+    let protocol = args
+        .dump
+        .contains(&Dump::Protocol)
+        .then(|| print_protocol(&kp, k));
+    let aligned = args
+        .dump
+        .contains(&Dump::Aligned)
+        .then(|| print_aligned(k, &kp, config, src));
+    KernelResult {
+        kernel: k,
+        report: check_protocol(k, &kp, config),
+        protocol,
+        aligned,
     }
 }
 
-fn print_race(r: &Race, k: &Kernel, src: &SourceMap) {
-    let scope = match r.scope {
-        RaceScope::SameBlock => "threads of one block",
-        RaceScope::CrossBlock => "threads of different blocks",
-    };
-    let certainty = match &r.certainty {
-        Certainty::Provable => "provable".to_string(),
-        Certainty::Possible { reasons } => format!("possible: {}", reasons.join("; ")),
-    };
-    println!(
-        "  race on `{}` ({}) between {scope} [{certainty}]",
-        r.array_name,
-        r.space.name()
-    );
-    for (n, a) in [(1, &r.first), (2, &r.second)] {
-        let mode = match a.mode {
-            warpsafe_static::AccessMode::Read => "read",
-            warpsafe_static::AccessMode::Write => "write",
-        };
-        let atomic = if a.atomic { "atomic " } else { "" };
-        println!("    thread {n}: {atomic}{mode} at {}", src.describe(a.span));
+/// An unusable input (exit 2); with `--format json` also reported as a
+/// JSON object on stdout.
+fn input_error(
+    args: &CheckArgs,
+    e: anyhow::Error,
+    diagnostics: &[warpsafe_report::JsonDiagnostic],
+) -> anyhow::Error {
+    if args.format == Format::Json {
+        println!(
+            "{}",
+            json::error(&args.file, &format!("{e:#}"), diagnostics)
+        );
     }
-    match &r.witness {
-        Some(w) => println!("    witness: {}", witness(w, k)),
-        None => println!("    (no witness: the model could not be read)"),
-    }
-}
-
-fn witness(w: &Witness, _k: &Kernel) -> String {
-    let triple = |t: [u64; 3]| format!("({},{},{})", t[0], t[1], t[2]);
-    let mut parts = Vec::new();
-    for (n, t) in w.threads.iter().enumerate() {
-        parts.push(format!(
-            "thread {}: blockIdx={} threadIdx={}",
-            n + 1,
-            triple(t.block_idx),
-            triple(t.thread_idx)
-        ));
-    }
-    if let Some(b) = w.block_dim {
-        parts.push(format!("blockDim={}", triple(b)));
-    }
-    if let Some(g) = w.grid_dim {
-        parts.push(format!("gridDim={}", triple(g)));
-    }
-    for (name, v) in &w.params {
-        parts.push(format!("{name}={v}"));
-    }
-    for l in &w.loop_vars {
-        if l.thread == 0 {
-            // A synchronized loop's variable: the same for both threads.
-            parts.push(format!("both threads: {}={}", l.name, l.value));
-        } else {
-            parts.push(format!("thread {}: {}={}", l.thread, l.name, l.value));
-        }
-    }
-    parts.push(format!("index={}", w.index));
-    parts.join(", ")
+    e
 }

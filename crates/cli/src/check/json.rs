@@ -1,0 +1,373 @@
+//! `warpsafe check --format json`: the same report as the text output, as
+//! one JSON object (serde).
+//!
+//! Shape (every field always present; `null` when it does not apply):
+//!
+//! ```text
+//! { "file", "solver": "z3"|"cvc5",
+//!   "kernels": [ { "kernel", "verdict": "drf"|"racy"|"divergent"|"unknown",
+//!       "reason": null|string,          // why UNKNOWN
+//!       "location": null|LOC,           // the construct that made it UNKNOWN
+//!       "races": [ { "array", "space": "global"|"shared"|..,
+//!           "scope": "same-block"|"cross-block",
+//!           "certainty": "provable"|"possible", "reasons": [string],
+//!           "accesses": [ { "thread": 1|2, "kind": "read"|"write", "atomic": bool,
+//!                           "location": LOC } ],      // two
+//!           "witness": null | { "threads": [THREAD, THREAD],
+//!               "block_dim": null|DIMS, "grid_dim": null|DIMS,   // when symbolic
+//!               "params": { NAME: int },
+//!               "loop_vars": [ { "thread": 1|2|null, "name", "value": int } ],
+//!               "index": int } } ],
+//!       "divergences": [ { "location": LOC, "reason",
+//!           "certainty": "provable"|"possible", "reasons": [string],
+//!           "threads": null|[THREAD, THREAD] } ],
+//!       "assertions": [ { "message", "location": LOC,
+//!           "outcome": "holds"|"fails"|"unknown",
+//!           "certainty": null|"provable"|"possible", "reasons": [string],
+//!           "reason": null|string,      // why unknown
+//!           "witness": null | { "thread": THREAD, "block_dim", "grid_dim",
+//!                               "params", "loop_vars" } } ],
+//!       "notes": [string],
+//!       "protocol": null|string, "aligned": null|string, "smt": null|string } ],
+//!   "diagnostics": [ { "severity", "code", "message", "file", "line", "column",
+//!                      "notes" } ] }
+//! THREAD = { "block_idx": DIMS, "thread_idx": DIMS }    DIMS = [x, y, z]
+//! LOC = { "file", "line", "column", "excerpt" }
+//! ```
+//!
+//! Races, divergences and assertions are in the order of the text report.
+//! A loop variable with `"thread": null` belongs to a synchronized loop and
+//! is shared by both threads (its name says which iteration: `x (previous
+//! iteration)`). `protocol`, `aligned` and `smt` hold the `--dump` texts.
+//! An input that cannot be checked at all (a missing file, no kernel, an
+//! unknown `--param`, a missing solver) prints `{ "file", "error",
+//! "diagnostics" }` instead, with exit status 2. Invariant: the field names
+//! and nesting above are what `crates/cli/tests/check.rs` checks; change
+//! both together.
+
+use super::KernelResult;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use std::path::Path;
+use warpsafe_ir::Span;
+use warpsafe_report::JsonDiagnostic;
+use warpsafe_smt::SolverKind;
+use warpsafe_source::SourceMap;
+use warpsafe_static::{
+    AccessMode, AssertOutcome, Certainty, LoopValue, RaceScope, ThreadId, Verdict,
+};
+
+#[derive(Serialize)]
+struct Run<'a> {
+    file: String,
+    solver: &'static str,
+    kernels: Vec<KernelJson<'a>>,
+    diagnostics: &'a [JsonDiagnostic],
+}
+
+#[derive(Serialize)]
+struct KernelJson<'a> {
+    kernel: &'a str,
+    verdict: &'static str,
+    reason: Option<&'a str>,
+    location: Option<Loc>,
+    races: Vec<RaceJson<'a>>,
+    divergences: Vec<DivergenceJson<'a>>,
+    assertions: Vec<AssertJson<'a>>,
+    notes: &'a [String],
+    protocol: Option<&'a str>,
+    aligned: Option<&'a str>,
+    smt: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Loc {
+    file: Option<String>,
+    line: Option<u32>,
+    column: Option<u32>,
+    excerpt: String,
+}
+
+#[derive(Serialize)]
+struct RaceJson<'a> {
+    array: &'a str,
+    space: &'static str,
+    scope: &'static str,
+    certainty: &'static str,
+    reasons: &'a [String],
+    accesses: [AccessJson; 2],
+    witness: Option<WitnessJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct AccessJson {
+    thread: u8,
+    kind: &'static str,
+    atomic: bool,
+    location: Loc,
+}
+
+#[derive(Serialize)]
+struct ThreadJson {
+    block_idx: [u64; 3],
+    thread_idx: [u64; 3],
+}
+
+#[derive(Serialize)]
+struct WitnessJson<'a> {
+    threads: [ThreadJson; 2],
+    block_dim: Option<[u64; 3]>,
+    grid_dim: Option<[u64; 3]>,
+    params: Params<'a>,
+    loop_vars: Vec<LoopJson<'a>>,
+    index: i128,
+}
+
+/// Parameter values as a JSON object, in the kernel's parameter order.
+struct Params<'a>(&'a [(String, i128)]);
+
+impl Serialize for Params<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (name, value) in self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct LoopJson<'a> {
+    thread: Option<u8>,
+    name: &'a str,
+    value: i128,
+}
+
+#[derive(Serialize)]
+struct DivergenceJson<'a> {
+    location: Loc,
+    reason: &'a str,
+    certainty: &'static str,
+    reasons: &'a [String],
+    threads: Option<[ThreadJson; 2]>,
+}
+
+#[derive(Serialize)]
+struct AssertJson<'a> {
+    message: &'a str,
+    location: Loc,
+    outcome: &'static str,
+    certainty: Option<&'static str>,
+    reasons: &'a [String],
+    reason: Option<&'a str>,
+    witness: Option<AssertWitnessJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct AssertWitnessJson<'a> {
+    thread: ThreadJson,
+    block_dim: Option<[u64; 3]>,
+    grid_dim: Option<[u64; 3]>,
+    params: Params<'a>,
+    loop_vars: Vec<LoopJson<'a>>,
+}
+
+/// The whole run as pretty-printed JSON.
+pub fn run(
+    file: &Path,
+    solver: SolverKind,
+    results: &[KernelResult<'_>],
+    diagnostics: &[JsonDiagnostic],
+    sources: &SourceMap,
+) -> String {
+    let run = Run {
+        file: file.display().to_string(),
+        solver: solver.name(),
+        kernels: results.iter().map(|r| kernel(r, sources)).collect(),
+        diagnostics,
+    };
+    serde_json::to_string_pretty(&run).unwrap_or_else(|e| error(file, &e.to_string(), &[]))
+}
+
+/// A run that could not check anything.
+pub fn error(file: &Path, message: &str, diagnostics: &[JsonDiagnostic]) -> String {
+    #[derive(Serialize)]
+    struct ErrorJson<'a> {
+        file: String,
+        error: &'a str,
+        diagnostics: &'a [JsonDiagnostic],
+    }
+    let e = ErrorJson {
+        file: file.display().to_string(),
+        error: message,
+        diagnostics,
+    };
+    serde_json::to_string(&e).unwrap_or_else(|_| String::from("{}"))
+}
+
+const NO_REASONS: &[String] = &[];
+
+/// `("provable"|"possible", reasons)`.
+fn certainty(c: &Certainty) -> (&'static str, &[String]) {
+    match c {
+        Certainty::Provable => ("provable", NO_REASONS),
+        Certainty::Possible { reasons } => ("possible", reasons),
+    }
+}
+
+fn thread(t: &ThreadId) -> ThreadJson {
+    ThreadJson {
+        block_idx: t.block_idx,
+        thread_idx: t.thread_idx,
+    }
+}
+
+fn loop_vars(vs: &[LoopValue]) -> Vec<LoopJson<'_>> {
+    vs.iter()
+        .map(|l| LoopJson {
+            thread: (l.thread != 0).then_some(l.thread),
+            name: &l.name,
+            value: l.value,
+        })
+        .collect()
+}
+
+fn loc(sources: &SourceMap, span: Span) -> Loc {
+    let at = sources.location(span);
+    Loc {
+        file: sources.get(span.file).map(|f| f.name.clone()),
+        line: at.map(|l| l.line),
+        column: at.map(|l| l.col),
+        excerpt: excerpt(sources, span),
+    }
+}
+
+/// The first line of the span's text, at most 60 characters (`...` when
+/// cut).
+fn excerpt(sources: &SourceMap, span: Span) -> String {
+    let text = sources.snippet(span).trim();
+    let line = text.lines().next().unwrap_or("").trim();
+    let mut s: String = line.chars().take(60).collect();
+    if text.lines().nth(1).is_some() || line.chars().count() > 60 {
+        s.push_str(" ...");
+    }
+    s
+}
+
+fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
+    let report = &r.report;
+    let (verdict, reason, location) = match &report.verdict {
+        Verdict::Drf => ("drf", None, None),
+        Verdict::Racy(_) => ("racy", None, None),
+        Verdict::Divergent(_) => ("divergent", None, None),
+        Verdict::Unknown { reason, span } => (
+            "unknown",
+            Some(reason.as_str()),
+            span.map(|s| loc(sources, s)),
+        ),
+    };
+    let races = report
+        .verdict
+        .races()
+        .iter()
+        .map(|race| {
+            let (c, reasons) = certainty(&race.certainty);
+            let access = |n: u8, a: &warpsafe_static::RaceAccess| AccessJson {
+                thread: n,
+                kind: match a.mode {
+                    AccessMode::Read => "read",
+                    AccessMode::Write => "write",
+                },
+                atomic: a.atomic,
+                location: loc(sources, a.span),
+            };
+            RaceJson {
+                array: &race.array_name,
+                space: race.space.name(),
+                scope: match race.scope {
+                    RaceScope::SameBlock => "same-block",
+                    RaceScope::CrossBlock => "cross-block",
+                },
+                certainty: c,
+                reasons,
+                accesses: [access(1, &race.first), access(2, &race.second)],
+                witness: race.witness.as_ref().map(|w| WitnessJson {
+                    threads: [thread(&w.threads[0]), thread(&w.threads[1])],
+                    block_dim: w.block_dim,
+                    grid_dim: w.grid_dim,
+                    params: Params(&w.params),
+                    loop_vars: loop_vars(&w.loop_vars),
+                    index: w.index,
+                }),
+            }
+        })
+        .collect();
+    let divergences = match &report.verdict {
+        Verdict::Divergent(ds) => ds
+            .iter()
+            .map(|d| {
+                let (c, reasons) = certainty(&d.certainty);
+                DivergenceJson {
+                    location: loc(sources, d.span),
+                    reason: &d.reason,
+                    certainty: c,
+                    reasons,
+                    threads: d.threads.as_ref().map(|[a, b]| [thread(a), thread(b)]),
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let assertions = report
+        .asserts
+        .iter()
+        .map(|a| {
+            let mut j = AssertJson {
+                message: &a.message,
+                location: loc(sources, a.span),
+                outcome: "holds",
+                certainty: None,
+                reasons: NO_REASONS,
+                reason: None,
+                witness: None,
+            };
+            match &a.outcome {
+                AssertOutcome::Holds => {}
+                AssertOutcome::Fails {
+                    certainty: cert,
+                    witness,
+                } => {
+                    let (c, reasons) = certainty(cert);
+                    j.outcome = "fails";
+                    j.certainty = Some(c);
+                    j.reasons = reasons;
+                    j.witness = witness.as_ref().map(|w| AssertWitnessJson {
+                        thread: thread(&w.thread),
+                        block_dim: w.block_dim,
+                        grid_dim: w.grid_dim,
+                        params: Params(&w.params),
+                        loop_vars: loop_vars(&w.loop_vars),
+                    });
+                }
+                AssertOutcome::Unknown { reason } => {
+                    j.outcome = "unknown";
+                    j.reason = Some(reason);
+                }
+            }
+            j
+        })
+        .collect();
+    KernelJson {
+        kernel: &r.kernel.name,
+        verdict,
+        reason,
+        location,
+        races,
+        divergences,
+        assertions,
+        notes: &report.notes,
+        protocol: r.protocol.as_deref(),
+        aligned: r.aligned.as_deref(),
+        smt: report.transcript.as_ref().map(ToString::to_string),
+    }
+}
