@@ -332,3 +332,21 @@ fn explore_bad_inputs() {
         });
     }
 }
+
+/// `warpsafe check` of the strided-loop kernels (seed 002 §5, loop
+/// normalisation): the race-free ones proved, the racy ones with witnesses
+/// that the loops really reach.
+#[test]
+fn check_of_strided_loops() {
+    let root = workspace_root();
+    insta::glob!(
+        "../../../tests/kernels/constructs",
+        "loops_strided*.cu",
+        |path| {
+            let rel = path
+                .strip_prefix(&root)
+                .expect("invariant: globbed files are under the root");
+            assert_cmd_snapshot!(command_with_header_flags("check", rel));
+        }
+    );
+}

@@ -18,11 +18,12 @@
 //!   linked by `Cur = step(Prev)` in the loop's machine arithmetic, which
 //!   is exact for every step kind (`+ - * / << >>`);
 //! - [`Role::Last`]: the last iteration (`u[x:=m-1]`; pinned for unit
-//!   steps, any value in range otherwise).
+//!   steps, otherwise a value whose step leaves the range).
 //!
-//! Every role's constant is also constrained to `n <= x < m` (the step is
-//! otherwise ignored, as for unsynchronized loops: for non-unit steps the
-//! range over-approximates the values, soundly, and races are *possible*).
+//! Every role's constant is also constrained to `n <= x < m` and, as for
+//! unsynchronized loops, to the values the step reaches (`stride`: exact
+//! for additive steps and for geometric steps by a constant; a symbolic
+//! stride only refines a race found without it).
 //!
 //! For `u1; for^S x in n..m { p; u2 }` with the body's shape (head `h`
 //! before its first barrier, closed phases `m`, tail `t` after its last

@@ -15,7 +15,8 @@
 //! - `sat` with an exact encoding: it fails, *provable*, with the thread
 //!   and values of the model; when the encoding involves unknowns (a value
 //!   loaded from memory, a variable modified in a loop, an opaque call) or
-//!   a loop variable whose value may not be taken (non-unit steps), the
+//!   a loop variable whose value may not be taken (a step by a symbolic
+//!   amount, which `stride` leaves out here), the
 //!   failure is only *possible*, with those reasons (seed 004).
 //! - anything else (timeout, a condition that cannot be encoded): UNKNOWN
 //!   with the reason.
@@ -27,6 +28,7 @@
 use crate::encode::{sort_of, Encoder};
 use crate::protocol::{Condition, ConditionOrigin, KernelProtocol};
 use crate::race::{describe_reason, in_range_of, Check, Fatal};
+use crate::stride;
 use crate::verdict::{AssertCheck, AssertOutcome, AssertWitness, Certainty, LoopValue, ThreadId};
 use warpsafe_ir::{Kernel, ScalarTy};
 use warpsafe_smt::{term, CheckResult, SolverConfig, Term};
@@ -101,12 +103,15 @@ fn one(
             let hi = e.encode_as(&l.hi, l.ty)?;
             let valid = e.encode_as(&l.valid, ScalarTy::Bool)?;
             e.loop_vars.insert(l.loop_id, v.clone());
-            asserts.push(term::implies(
-                valid,
-                term::and(in_range_of(l.ty, lo, v.clone(), hi)),
-            ));
+            let mut range: Vec<Term> = in_range_of(l.ty, lo, v.clone(), hi).into();
+            // Symbolic strides are left out (see `stride`).
+            let exact = l.step.is_unit() || g.constants.ground(&l.step);
+            if exact {
+                range.extend(stride::reachable(&mut e, l.into(), &v)?);
+            }
+            asserts.push(term::implies(valid, term::and(range)));
             let name = kernel.var(l.var).name.clone();
-            if !l.unit || !l.valid.is_true() {
+            if !exact || !l.valid.is_true() {
                 reasons.push(format!(
                     "loop `{name}` may not take the witness value (its step or range is approximate)"
                 ));

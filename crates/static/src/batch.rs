@@ -17,8 +17,9 @@
 //! range (pinned value, link), and a chosen member sets the flags of the
 //! loops around it. With both selectors fixed, the constraints that must
 //! hold are exactly those of the pairwise query of `race` (free constants
-//! and flags add no constraint), so the batch is satisfiable iff some
-//! pair's query is. (Unknown leaves in a loop's bounds get their own
+//! and flags add no constraint) before its refinement with symbolic
+//! strides, so the batch is satisfiable iff some pair's query is (or, with
+//! a symbolic stride, if: the pairwise query decides). (Unknown leaves in a loop's bounds get their own
 //! constants, independent of the same leaf in an index: an
 //! over-approximation, see `sym`.)
 //!
@@ -34,7 +35,7 @@ use std::collections::{HashMap, HashSet};
 use crate::align::{Aligned, Inst, Site};
 use crate::encode::{resize, sort_of, Encoder};
 use crate::protocol::{AccessMode, ForLoop};
-use crate::race::{atomic_at, in_range, inst_key, BinderKey, Check, Fatal};
+use crate::race::{atomic_at, domain, inst_key, BinderKey, Check, Fatal};
 use crate::verdict::RaceScope;
 use warpsafe_ir::{ArrayId, Kernel, LoopId, MemSpace, ScalarTy, Span};
 use warpsafe_smt::{term, CheckResult, Sort, Term};
@@ -260,7 +261,14 @@ impl Check<'_> {
                             };
                             let v = e.fresh("loop", sort);
                             let range = match (e.encode_as(&l.lo, l.ty), e.encode_as(&l.hi, l.ty)) {
-                                (Ok(lo), Ok(hi)) => in_range(l, lo, v.clone(), hi),
+                                (Ok(lo), Ok(hi)) => {
+                                    match domain(&mut e, &globals.constants, l, lo, v.clone(), hi) {
+                                        // Symbolic strides are left out: the
+                                        // pairwise query refines with them.
+                                        Ok((d, _)) => d,
+                                        Err(_) => return Ok(Outcome::Inconclusive),
+                                    }
+                                }
                                 _ => return Ok(Outcome::Inconclusive),
                             };
                             let f = Term::atom(format!("{prefix}_in"));

@@ -10,8 +10,8 @@
 //! [`check_kernel`] is the data-race check over a protocol (`align` for
 //! barrier aligning and splitting, seed 002 §4; `race` for the queries,
 //! `batch` for one query per phase, `encode` for symbolic values to SMT,
-//! `verdict` for its results), with every assertion checked too
-//! (`asserts`).
+//! `verdict` for its results, `stride` for the values a loop's step
+//! reaches), with every assertion checked too (`asserts`).
 //!
 //! Modules, one job each: `sym` (symbolic expressions), `protocol` (the
 //! protocol language), `env` (the symbolic store), `infer` (the walk),
@@ -33,6 +33,7 @@ mod print_aligned;
 mod protocol;
 mod race;
 mod shape;
+mod stride;
 pub mod sym;
 mod validate;
 mod verdict;

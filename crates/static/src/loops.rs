@@ -142,7 +142,7 @@ impl Infer<'_> {
                 lo: c.lo.clone(),
                 hi: c.hi.clone(),
                 valid: c.valid.clone(),
-                unit: c.step.is_unit(),
+                step: c.step.clone(),
             });
         }
         let it = self.iteration(&l, &mut lenv);

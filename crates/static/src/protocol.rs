@@ -108,8 +108,8 @@ impl Step {
 /// The variable takes the values `lo, step(lo), step(step(lo)), ...` while
 /// below `hi` for increasing steps, and `hi - 1, step(hi - 1), ...` while at
 /// least `lo` for decreasing ones; `lo` is inclusive and `hi` exclusive, as in
-/// the paper. Normalising non-unit strides and geometric steps to unit
-/// strides (§5) is left to later stages: `step` records the step faithfully.
+/// the paper. `step` records the step faithfully; the race check turns it
+/// into constraints on the variable (`stride`, §5's loop normalisation).
 /// `lo`/`hi` are computed in the variable's type; the inference only emits a
 /// `For` where the variable cannot wrap (or where wrapping would be C
 /// undefined behaviour, for signed types).
@@ -382,8 +382,9 @@ pub struct LoopRange {
     pub lo: Sym,
     pub hi: Sym,
     pub valid: Sym,
-    /// A unit step (`+1`/`-1`): every value of the range is taken.
-    pub unit: bool,
+    /// The loop's step (with `lo`/`hi`, the values it takes; see
+    /// [`ForLoop`]).
+    pub step: Step,
 }
 
 /// A place where inference lost precision, for reports and `--dump`.

@@ -16,16 +16,24 @@
 //!   order blocks) with at least one write and not both atomic at device
 //!   scope, for two threads of different blocks.
 //! - **Query.** Both threads' path guards; unsynchronized `For` variables
-//!   as fresh constants per thread with `lo <= v < hi` (the step is
-//!   ignored); in same-block queries, synchronized `For` variables as one
-//!   constant per iteration role shared by both threads (`lo <= v < hi`, the
-//!   first iteration pinned to its first value, the previous iteration
-//!   linked by `cur = step(prev)`, the last pinned for unit steps); in
-//!   cross-block queries every loop variable is per thread, as barriers do
-//!   not order blocks; indices equal, ids within the launch (and CUDA's
-//!   limits, and concrete dims when known), distinct threads, same or
-//!   different block, and the kernel's unconditional preconditions for
-//!   both threads. `Sat` is a race; only a clean `unsat` rules the pair out.
+//!   as fresh constants per thread with `lo <= v < hi` and the values the
+//!   step reaches (`stride`, seed 002 §5: `(v - lo) urem k = 0` for `+ k`,
+//!   powers for `* c`, ...); in same-block queries, synchronized `For`
+//!   variables as one constant per iteration role shared by both threads
+//!   (the same domain, the first iteration pinned to its first value, the
+//!   previous iteration linked by `cur = step(prev)`, the last one's step
+//!   leaving the range); in cross-block queries every loop variable is per
+//!   thread, as barriers do not order blocks; indices equal, ids within the
+//!   launch (and CUDA's limits, and concrete dims when known), distinct
+//!   threads, same or different block, and the kernel's unconditional
+//!   preconditions for both threads. `Sat` is a race; only a clean `unsat`
+//!   rules the pair out.
+//! - **Symbolic strides.** A stride that is not constant in the check
+//!   (`blockDim.x * gridDim.x` with unknown dimensions) makes a nonlinear
+//!   constraint the solver often cannot decide: it is left out of batches
+//!   and well-formedness queries, and a race found without it is refined
+//!   with it within [`REFINE_TIMEOUT`] (`unsat`: no race; `sat`: the race
+//!   with the refined witness; gave up: the race, *possible*).
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -35,13 +43,16 @@ use crate::batch::{self, Outcome};
 use crate::encode::{resize, sort_of, EncodeError, Encoder, Shared, ThreadVars};
 use crate::infer::infer;
 use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
+use crate::stride::{self, Constants};
 use crate::sym::{Sym, UnknownReason};
 use crate::verdict::{
     Certainty, Divergence, KernelReport, LoopValue, Race, RaceAccess, RaceScope, ThreadId, Verdict,
     Witness,
 };
 use warpsafe_ir::{ArrayOrigin, BinOp, Kernel, LoopId, MemSpace, ScalarTy, Scope, Span, VarKind};
-use warpsafe_smt::{term, CheckResult, SmtError, Solver, SolverConfig, Sort, Term, Transcript};
+use warpsafe_smt::{
+    term, CheckResult, SmtError, Solver, SolverConfig, SolverKind, Sort, Term, Transcript,
+};
 
 /// The reason v0 gave for every barrier inside a loop or conditional; now
 /// only for grid barriers there (see `align` for the other reasons).
@@ -419,6 +430,8 @@ pub(crate) struct Session {
 
 /// The constants every query shares.
 pub(crate) struct Globals {
+    /// What is constant in this check (which strides are ground).
+    pub(crate) constants: Constants,
     pub(crate) shared: Shared,
     pub(crate) threads: [ThreadVars; 2],
     /// Scalar parameters: name, type, constant.
@@ -428,6 +441,8 @@ pub(crate) struct Globals {
 /// One side of a query, encoded.
 pub(crate) struct Side {
     pub(crate) constraints: Vec<Term>,
+    /// The constraints of symbolic strides (see [`domain`]), for refining.
+    pub(crate) strides: Vec<Term>,
     pub(crate) index: Term,
     pub(crate) index_ty: ScalarTy,
     /// Per-thread loop variables: name, type, constant.
@@ -449,6 +464,8 @@ pub(crate) struct Binders<'p> {
     pub(crate) constraints: Vec<(Vec<Term>, Vec<usize>)>,
     /// Constants to declare.
     pub(crate) decls: Vec<(String, Sort)>,
+    /// The constraints of symbolic strides (see [`domain`]), for refining.
+    pub(crate) strides: Vec<Term>,
 }
 
 impl Binders<'_> {
@@ -517,6 +534,69 @@ fn referenced_sync_loops(site: &Site<'_>) -> Vec<bool> {
 /// `lo <= v < hi` in the loop's type.
 pub(crate) fn in_range(l: &ForLoop, lo: Term, v: Term, hi: Term) -> [Term; 2] {
     in_range_of(l.ty, lo, v, hi)
+}
+
+/// The values loop `l`'s constant `v` may take, encoded with `e`: `lo <= v
+/// < hi` with the step's constraint when it is ground (`stride`), and
+/// separately the constraint of a symbolic stride, which only refines a
+/// race found without it (`None` when there is none).
+pub(crate) fn domain(
+    e: &mut Encoder<'_>,
+    constants: &Constants,
+    l: &ForLoop,
+    lo: Term,
+    v: Term,
+    hi: Term,
+) -> Result<(Vec<Term>, Option<Term>), EncodeError> {
+    let mut out: Vec<Term> = in_range(l, lo, v.clone(), hi).into();
+    let step = stride::reachable(e, l.into(), &v)?;
+    if constants.ground(&l.step) {
+        out.extend(step);
+        Ok((out, None))
+    } else {
+        Ok((out, step))
+    }
+}
+
+/// How long the refinement of a race with symbolic strides may take (at
+/// most the per-query timeout): such constraints are nonlinear, and the
+/// solver gives up on most of those it cannot decide quickly.
+const REFINE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// `check-sat` with the per-query timeout lowered to `short` (when that is
+/// lower), restored to `normal` afterwards.
+fn check_within(
+    solver: &mut Solver,
+    normal: Option<Duration>,
+    short: Duration,
+) -> Result<CheckResult, SmtError> {
+    let lowered = normal.is_none_or(|n| short < n);
+    if lowered {
+        solver.command(&timeout_option(solver.kind(), Some(short)))?;
+    }
+    let r = solver.check();
+    if lowered {
+        solver.command(&timeout_option(solver.kind(), normal))?;
+    }
+    r
+}
+
+/// The `set-option` of a per-`check-sat` timeout (`None`: none).
+fn timeout_option(kind: SolverKind, t: Option<Duration>) -> Term {
+    let option = match kind {
+        SolverKind::Z3 => ":timeout",
+        SolverKind::Cvc5 => ":tlimit-per",
+    };
+    // No limit: z3's default (the largest value), cvc5's 0.
+    let none = match kind {
+        SolverKind::Z3 => u128::from(u32::MAX),
+        SolverKind::Cvc5 => 0,
+    };
+    let ms = t.map_or(none, |t| t.as_millis().max(1));
+    term::app(
+        "set-option",
+        [Term::atom(option), Term::atom(ms.to_string())],
+    )
 }
 
 /// `lo <= v < hi` in type `ty`.
@@ -739,11 +819,13 @@ fn enter_context(s: &mut Session, n: usize, sync_loops: &[&ForLoop]) -> Result<(
         let v = e.fresh("v", sort_of(l.ty)?);
         // Encoded before the scope opens: a failure leaves the stack and
         // the solver's scopes in step.
+        // A symbolic stride is left out of well-formedness queries.
+        let (constraints, _) = domain(&mut e, &g.constants, l, lo, v.clone(), hi)?;
         s.solver.push()?;
         for (name, sort) in &e.decls {
             s.solver.declare_const(name, sort)?;
         }
-        for a in in_range(l, lo, v.clone(), hi) {
+        for a in constraints {
             s.solver.assert(&a)?;
         }
         s.context.push((*l as *const ForLoop, v, l.loop_id));
@@ -994,6 +1076,7 @@ impl<'k> Check<'k> {
             ))?;
         }
         let globals = Globals {
+            constants: Constants::new(self.kernel, self.param_values, &kp.preconditions),
             shared: Shared {
                 block_dim,
                 grid_dim,
@@ -1095,6 +1178,7 @@ impl<'k> Check<'k> {
             entries: Vec::new(),
             constraints: Vec::new(),
             decls: Vec::new(),
+            strides: Vec::new(),
         };
         for (idx, (key, l, users)) in wanted.iter().enumerate() {
             let mut e = Encoder::new(
@@ -1106,7 +1190,9 @@ impl<'k> Check<'k> {
             let v = e.fresh("sync", sort_of(l.ty)?);
             let lo = e.encode_as(&l.lo, l.ty)?;
             let hi = e.encode_as(&l.hi, l.ty)?;
-            let mut constraints: Vec<Term> = in_range(l, lo, v.clone(), hi).into();
+            let (mut constraints, strided) =
+                domain(&mut e, &globals.constants, l, lo, v.clone(), hi)?;
+            binders.strides.extend(strided);
             let pinned = match key[key.len() - 1].1 {
                 Role::First => Some(first_value(l)),
                 Role::Last => last_value(l),
@@ -1115,6 +1201,9 @@ impl<'k> Check<'k> {
             if let Some(value) = pinned {
                 let value = e.encode_as(&value, l.ty)?;
                 constraints.push(term::eq(v.clone(), value));
+            } else if key[key.len() - 1].1 == Role::Last {
+                // A strided last iteration: the step from it leaves the range.
+                constraints.extend(stride::last(&mut e, (*l).into(), &v)?);
             }
             binders.decls.extend(e.decls);
             binders.entries.push((key.clone(), *l, v));
@@ -1157,13 +1246,16 @@ impl<'k> Check<'k> {
         let mut e = Encoder::new(&globals.shared, &globals.threads[thread], prefix);
         e.loop_vars = bound;
         let mut constraints = Vec::new();
+        let mut strides = Vec::new();
         let mut loops = Vec::new();
         for l in fresh {
             let lo = e.encode_as(&l.lo, l.ty)?;
             let hi = e.encode_as(&l.hi, l.ty)?;
             let v = e.fresh("loop", sort_of(l.ty)?);
             e.loop_vars.insert(l.loop_id, v.clone());
-            constraints.extend(in_range(l, lo, v.clone(), hi));
+            let (range, strided) = domain(&mut e, &globals.constants, l, lo, v.clone(), hi)?;
+            constraints.extend(range);
+            strides.extend(strided);
             loops.push((self.kernel.var(l.var).name.clone(), l.ty, v));
         }
         for g in &site.guards {
@@ -1176,6 +1268,7 @@ impl<'k> Check<'k> {
         let index = e.encode_as(&site.access.index, index_ty)?;
         let side = Side {
             constraints,
+            strides,
             index,
             index_ty,
             loops,
@@ -1221,6 +1314,7 @@ impl<'k> Check<'k> {
         let mut shared_constraints = Vec::new();
         let mut decls = Vec::new();
         let mut shared_vars: Vec<(String, ScalarTy, Term)> = Vec::new();
+        let mut strides: Vec<Term> = Vec::new();
         let (s1, s2) = match same {
             Some((x, y, _)) => {
                 let mut binders =
@@ -1230,6 +1324,7 @@ impl<'k> Check<'k> {
                     .flat_map(|(c, _)| c)
                     .collect();
                 decls = std::mem::take(&mut binders.decls);
+                strides = std::mem::take(&mut binders.strides);
                 for (key, l, t) in &binders.entries {
                     let role = key[key.len() - 1].1;
                     let name = role_name(&kernel.var(l.var).name, role);
@@ -1305,8 +1400,34 @@ impl<'k> Check<'k> {
                 None
             }
             CheckResult::Sat => {
-                let witness = witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1)?;
+                let mut witness =
+                    witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1.clone())?;
+                strides.extend(s1.strides.iter().chain(&s2.strides).cloned());
+                // Refine with the symbolic strides, within a short time.
+                let mut strides_used = true;
+                if !strides.is_empty() {
+                    solver.push()?;
+                    for c in &strides {
+                        solver.assert(c)?;
+                    }
+                    let r = check_within(solver, self.config.timeout, REFINE_TIMEOUT)?;
+                    match r {
+                        CheckResult::Unsat => {
+                            solver.pop()?;
+                            solver.pop()?;
+                            return Ok(None);
+                        }
+                        CheckResult::Sat => {
+                            witness =
+                                self::witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1)?;
+                        }
+                        CheckResult::Unknown(_) => strides_used = false,
+                    }
+                    solver.pop()?;
+                }
                 let assumed = matches!(same, Some((_, _, true)));
+                // The loops whose symbolic strides the solver gave up on.
+                let unrefined = (!strides_used).then_some(&globals.constants);
                 Some(Race {
                     array: a.access.array,
                     array_name: kernel.array(a.access.array).name.clone(),
@@ -1314,7 +1435,7 @@ impl<'k> Check<'k> {
                     first: race_access(a.access),
                     second: race_access(b.access),
                     scope,
-                    certainty: self.certainty(a, b, &s1, &s2, assumed),
+                    certainty: self.certainty(a, b, &s1, &s2, assumed, unrefined),
                     witness: Some(witness),
                 })
             }
@@ -1330,6 +1451,7 @@ impl<'k> Check<'k> {
         s1: &Side,
         s2: &Side,
         assumed: bool,
+        unrefined: Option<&Constants>,
     ) -> Certainty {
         let mut reasons: Vec<String> = Vec::new();
         let mut add = |r: String| {
@@ -1343,9 +1465,13 @@ impl<'k> Check<'k> {
         for site in [a, b] {
             for l in site.sync_loops.iter().chain(&site.loops) {
                 let name = &self.kernel.var(l.var).name;
-                if !l.step.is_unit() {
+                if !stride::modelled(&l.step) {
                     add(format!(
                         "the step of loop `{name}` is not modelled: it may skip the witness value"
+                    ));
+                } else if unrefined.is_some_and(|c| !l.step.is_unit() && !c.ground(&l.step)) {
+                    add(format!(
+                        "the solver gave up on the symbolic step of loop `{name}`: it may skip the witness value"
                     ));
                 }
                 if !l.bound_known {

@@ -118,8 +118,10 @@ fn reduction_reading_the_wrong_partner_is_racy() {
         .find(|l| l.thread == 0 && l.name.starts_with('s'))
         .expect("shared s in the witness");
     assert!(s.value >= 2, "{w:?}");
-    // The step `>>= 1` is not unit: the range of `s` over-approximates.
-    assert!(matches!(races[0].certainty, Certainty::Possible { .. }));
+    // The step `>>= 1` is modelled (`s = 128 >> j` for 256 threads): the
+    // witness's `s` is a value the loop takes, and the race is provable.
+    assert!([2, 4, 8, 16, 32, 64, 128].contains(&s.value), "{w:?}");
+    assert_eq!(races[0].certainty, Certainty::Provable, "{w:?}");
 }
 
 #[test]
@@ -590,4 +592,33 @@ fn phase_boundaries_around_synchronized_loops() {
             assert_eq!(r.verdict, Verdict::Drf, "{what}");
         }
     }
+}
+
+/// The last iteration of a strided synchronized loop is the value whose
+/// step leaves the range (`s = 128` for `s *= 2` below 256): its tail meets
+/// the code after the loop, earlier iterations' tails do not.
+#[test]
+fn last_iteration_of_a_geometric_loop_is_pinned() {
+    let text = "__global__ void k(int *out) {
+        __shared__ int buf[256];
+        unsigned tid = threadIdx.x;
+        for (unsigned s = 1; s < 256; s *= 2) {
+            __syncthreads();
+            if (tid == s) buf[s] = 1;
+        }
+        if (tid == 0) out[blockIdx.x] = buf[READ];
+    }";
+    let r = check_1d(&text.replace("READ", "64"));
+    assert_eq!(r.verdict, Verdict::Drf);
+    let r = check_1d(&text.replace("READ", "128"));
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    assert_eq!(races[0].certainty, Certainty::Provable);
+    let w = races[0].witness.as_ref().expect("witness");
+    assert!(
+        w.loop_vars
+            .iter()
+            .any(|l| l.name.starts_with('s') && l.value == 128),
+        "{w:?}"
+    );
 }

@@ -129,24 +129,87 @@ fn index_through_a_loaded_value_is_a_possible_race() {
     );
 }
 
-/// Precision gap of v0: the grid-stride loop is race-free, but v0 ignores
-/// the loop's step and lets `i` be any value in `[gid, n)`, so two threads
-/// meet at one `i`. The race is reported as *possible*, naming the step.
+const GRID_STRIDE: &str =
+    "__global__ void g(int *a, int n) { int gid = blockIdx.x * blockDim.x + threadIdx.x;
+     for (int i = gid; i < n; i += blockDim.x * gridDim.x) a[i] = 1; }";
+
+/// The grid-stride loop keeps its stride (seed 002 §5): `i = gid + k *
+/// blockDim.x * gridDim.x`, so distinct threads never meet.
 #[test]
-fn grid_stride_loop_is_a_possible_race_in_v0() {
-    let r = check_text(
-        "__global__ void g(int *a, int n) { int gid = blockIdx.x * blockDim.x + threadIdx.x;
-         for (int i = gid; i < n; i += blockDim.x * gridDim.x) a[i] = 1; }",
+fn grid_stride_loop_is_drf() {
+    assert_eq!(check_1d(GRID_STRIDE).verdict, Verdict::Drf);
+}
+
+/// With symbolic dimensions the kernel really races: threads that differ
+/// only in `threadIdx.y` share `gid`. The stride is used (the witness is
+/// a value of the loop), so the race is provable.
+#[test]
+fn grid_stride_loop_with_symbolic_dims_is_a_provable_race() {
+    let races = check_text(GRID_STRIDE).verdict.races().to_vec();
+    assert_eq!(races.len(), 1);
+    assert_eq!(races[0].certainty, Certainty::Provable);
+}
+
+/// A 1-D launch with symbolic sizes: the symbolic stride's constraint is
+/// nonlinear and the solver gives up on it within the refinement's time,
+/// so the race found without it stays *possible*, naming the step.
+#[test]
+fn symbolic_grid_stride_the_solver_cannot_decide_is_a_possible_race() {
+    let text = GRID_STRIDE.replace(
+        "{ int gid",
+        "{ __requires(blockDim.y == 1); __requires(blockDim.z == 1); \
+         __requires(gridDim.y == 1); __requires(gridDim.z == 1); \
+         __requires(gridDim.x <= 4096); int gid",
     );
+    let r = check_text(&text);
     let races = r.verdict.races();
     assert_eq!(races.len(), 1, "{:?}", r.verdict);
     let Certainty::Possible { reasons } = &races[0].certainty else {
         panic!("{:?}", races[0].certainty)
     };
     assert!(
-        reasons.iter().any(|r| r.contains("step of loop `i`")),
+        reasons
+            .iter()
+            .any(|r| r.contains("symbolic step of loop `i`")),
         "{reasons:?}"
     );
+}
+
+/// Forgetting `gridDim.x` in the stride: block 1's first element is block
+/// 0's second; a provable race between threads of different blocks.
+#[test]
+fn block_stride_over_the_whole_grid_is_a_provable_cross_block_race() {
+    let r = check_1d(&GRID_STRIDE.replace(" * gridDim.x", ""));
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    assert_eq!(races[0].scope, RaceScope::CrossBlock);
+    assert_eq!(races[0].certainty, Certainty::Provable);
+    let w = races[0].witness.as_ref().expect("witness");
+    let [i1, i2] = [1, 2].map(|t| {
+        w.loop_vars
+            .iter()
+            .find(|l| l.thread == t && l.name == "i")
+            .expect("i of each thread")
+            .value
+    });
+    // Each thread's `i` is its global id plus a multiple of 256.
+    for (t, i) in w.threads.iter().zip([i1, i2]) {
+        let gid = (t.block_idx[0] * 256 + t.thread_idx[0]) as i128;
+        assert!(i >= gid && (i - gid) % 256 == 0, "{w:?}");
+    }
+}
+
+/// Power-of-two offsets in a row of 48 slots per thread: with only the
+/// range `1 <= s < 64`, offset 1 of one row would meet offset 49 of the
+/// row before; the step `s *= 2` keeps `s` in {1, 2, 4, ..., 32}.
+#[test]
+fn geometric_offsets_within_a_row_are_drf() {
+    let text = "__global__ void g(int *a) { unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+         for (unsigned s = 1; s < 64; s *= 2) a[t * 48 + s] = 1; }";
+    assert_eq!(check_1d(text).verdict, Verdict::Drf);
+    let r = check_1d(&text.replace("s *= 2", "s += 1"));
+    assert_eq!(r.verdict.races().len(), 1, "{:?}", r.verdict);
+    assert_eq!(r.verdict.races()[0].certainty, Certainty::Provable);
 }
 
 #[test]
