@@ -350,3 +350,12 @@ fn check_of_strided_loops() {
         }
     );
 }
+
+/// `warpsafe check` of a kernel proved race-free by file-scope `__axiom`s.
+#[test]
+fn check_of_file_scope_axioms() {
+    assert_cmd_snapshot!(command_with_header_flags(
+        "check",
+        Path::new("tests/kernels/constructs/annotations_axiom.cu")
+    ));
+}

@@ -65,6 +65,9 @@ pub struct Items<'t> {
     pub globals: Vec<GlobalItem<'t>>,
     pub types: TypeTable,
     pub consts: HashMap<String, i128>,
+    /// GPUVerify's file-scope `__axiom(e);` statements, in file order:
+    /// assumptions every kernel starts with.
+    pub axioms: Vec<Node<'t>>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -166,10 +169,16 @@ impl<'t> Items<'t> {
             }
             "enum_specifier" => self.enum_def(syn, n),
             "expression_statement" => {
-                // GPUVerify's `__axiom(...)` at file scope: a hint we ignore.
-                self.diagnostics.push(
-                    Diagnostic::warning("ignored", "file-scope statement ignored").at(syn.span(n)),
-                );
+                // GPUVerify's `__axiom(e)` at file scope: an assumption of
+                // every kernel (lowered at the start of each).
+                if is_axiom(syn, n) {
+                    self.axioms.push(n);
+                } else {
+                    self.diagnostics.push(
+                        Diagnostic::warning("ignored", "file-scope statement ignored")
+                            .at(syn.span(n)),
+                    );
+                }
             }
             "ERROR" => {
                 syn.errors_under(n, 5, &mut self.diagnostics);
@@ -490,4 +499,13 @@ pub fn declared_name(syn: &Syntax, mut d: Node) -> Option<String> {
             }
         }
     }
+}
+
+/// Whether the expression statement `n` is a call of `__axiom`.
+fn is_axiom(syn: &Syntax, n: Node<'_>) -> bool {
+    named_children(n).into_iter().any(|c| {
+        c.kind() == "call_expression"
+            && c.child_by_field_name("function")
+                .is_some_and(|f| syn.text(f) == "__axiom")
+    })
 }

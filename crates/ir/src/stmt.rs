@@ -131,6 +131,9 @@ pub enum ReduceOp {
 pub enum AssumeOrigin {
     /// GPUVerify's `__requires(e)`: a precondition of the kernel.
     Requires,
+    /// GPUVerify's `__axiom(e)` (at file scope: lowered at the start of
+    /// every kernel of the file), assumed like a precondition.
+    Axiom,
     /// `__assume(e)` / `__builtin_assume(e)`.
     Assume,
 }

@@ -6,6 +6,12 @@
 // grid-stride loop counting down, power-of-two offsets stepping `s *= 2`
 // and `s >>= 1`, and a stride that a precondition fixes.
 
+#include <cuda.h>
+#ifndef __WARPSAFE_CUDA_H
+// nvcc: GPUVerify's annotations compile to nothing.
+#define __requires(e)
+#endif
+
 __global__ void gridStrideScale(float *out, const float *in, int n)
 {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {

@@ -112,7 +112,6 @@ const HINTS: &[&str] = &[
     "__candidate_invariant",
     "__candidate_global_invariant",
     "__non_temporal",
-    "__axiom",
 ];
 
 impl<'t> Lowerer<'_, 't> {
@@ -241,11 +240,11 @@ impl<'t> Lowerer<'_, 't> {
                 }
                 Value::Void
             }
-            "__requires" | "__assume" | "__builtin_assume" => {
-                let origin = if name == "__requires" {
-                    AssumeOrigin::Requires
-                } else {
-                    AssumeOrigin::Assume
+            "__requires" | "__axiom" | "__assume" | "__builtin_assume" => {
+                let origin = match name {
+                    "__requires" => AssumeOrigin::Requires,
+                    "__axiom" => AssumeOrigin::Axiom,
+                    _ => AssumeOrigin::Assume,
                 };
                 match self.annotation(arg(0)?)? {
                     Some(cond) => self.emit(StmtKind::Assume { cond, origin }, span),

@@ -17,6 +17,15 @@ impl<'t> Lowerer<'_, 't> {
             .ok_or_else(|| self.unsupported(f.def, "a kernel without a body"))?;
         let taken = self.scan_addr_taken(body);
         self.addr_taken.push(taken);
+        // File-scope axioms first, where only file-scope names are visible.
+        for &axiom in &self.items.axioms {
+            let emitted = self.out.len();
+            if let Err(d) = self.stmt(axiom) {
+                // Dropping an assumption only weakens the check.
+                self.out.truncate(emitted);
+                self.warn(axiom, format!("axiom ignored: {}", d.message));
+            }
+        }
         for p in self.params_of(f) {
             self.kernel_param(p, body)?;
         }
