@@ -359,3 +359,22 @@ fn check_of_file_scope_axioms() {
         Path::new("tests/kernels/constructs/annotations_axiom.cu")
     ));
 }
+
+/// `warpsafe check` of grid barriers under conditions: uniform across the
+/// grid (race-free, and racy without the second barrier), and differing
+/// between blocks (barrier divergence with two threads of different
+/// blocks).
+#[test]
+fn check_of_conditional_grid_barriers() {
+    let root = workspace_root();
+    insta::glob!(
+        "../../../tests/kernels/constructs",
+        "coop_groups_grid_sync_*.cu",
+        |path| {
+            let rel = path
+                .strip_prefix(&root)
+                .expect("invariant: globbed files are under the root");
+            assert_cmd_snapshot!(command_with_header_flags("check", rel));
+        }
+    );
+}

@@ -81,9 +81,19 @@
 //! without that condition in the query; its phases are marked `assumed`,
 //! and a race found only there is *possible*, not *provable*.
 //!
+//! **Grid barriers** (`this_grid().sync()`) cut phases like block
+//! barriers (they also synchronise the block). A conditional around one
+//! must be uniform across the whole grid, not just the block: once proved
+//! uniform within the block, the oracle is asked again for any two threads
+//! of the grid ([`Oracle::grid_uniform`]); two threads (of different
+//! blocks) that disagree make each grid barrier inside divergent
+//! ([`GRID_DIVERGENCE_REASON`]), no proof either way is UNKNOWN. The
+//! phases that order threads of *different* blocks, cut by grid barriers
+//! only, are computed afterwards by `grid`.
+//!
 //! Not handled (UNKNOWN): a block barrier inside a `Loop` (unknown bound)
 //! or a `For` that may stop early; a synchronized loop an iteration of
-//! which may pass no barrier; a grid barrier anywhere but the top level.
+//! which may pass no barrier; a grid barrier inside a loop.
 
 use crate::protocol::{Access, ForLoop, Proto, SyncKind};
 use crate::sym::Sym;
@@ -111,9 +121,13 @@ pub const EARLY_EXIT_REASON: &str =
 pub const NO_BARRIER_ITERATION_REASON: &str =
     "an iteration of this loop may pass no barrier (barrier under a condition or in an empty inner loop): not supported by barrier aligning";
 
-/// A grid barrier that is not at the top level of the kernel.
+/// A grid barrier inside a loop.
 pub const NESTED_GRID_REASON: &str =
-    "grid barrier inside a loop or conditional: not supported by barrier aligning";
+    "grid barrier inside a loop: not supported by barrier aligning";
+
+/// A grid barrier under a condition not proved uniform across the grid.
+pub const GRID_DIVERGENCE_REASON: &str =
+    "grid barrier under a condition that may differ between threads of the grid (possible barrier divergence)";
 
 /// Too many phases after aligning.
 pub const TOO_LARGE_REASON: &str = "too many phases after barrier aligning";
@@ -133,8 +147,6 @@ pub(crate) struct Site<'p> {
     pub sync_loops: Vec<&'p ForLoop>,
     /// Inside a `Loop` (unknown iteration count).
     pub in_unknown_loop: bool,
-    /// Phases separated by (top-level) grid barriers.
-    pub grid_phase: usize,
 }
 
 /// Which iteration of a synchronized loop an instance belongs to.
@@ -174,6 +186,10 @@ pub(crate) trait Oracle {
         guards: &[Sym],
         cond: &Sym,
     ) -> Result<bool, Self::Error>;
+    /// Whether every value is provably the same for any two threads of the
+    /// grid (of one block or not) under `guards`. Asked only outside
+    /// loops, for the conditions around grid barriers.
+    fn grid_uniform(&mut self, guards: &[Sym], values: &[&Sym]) -> Result<Uniformity, Self::Error>;
     /// Whether the loop provably runs at least once in that context.
     fn nonempty(
         &mut self,
@@ -234,14 +250,14 @@ fn divergence(
     }
 }
 
-/// The block barriers in `p` with the condition, relative to `p`'s entry,
+/// The block and grid barriers in `p` with the condition, relative to `p`'s entry,
 /// under which each is reached (`cond` for `p` itself): the paper's
 /// `P_i` of seed 001 §5.2, for the barriers of one conditional. Barriers
 /// inside loops get the condition of reaching the loop.
 fn barriers_reached(p: &Proto, cond: Sym, out: &mut Vec<(Span, Sym)>) {
     match p {
         Proto::Sync {
-            kind: SyncKind::Block,
+            kind: SyncKind::Block | SyncKind::Grid,
             span,
         } => out.push((*span, cond)),
         Proto::Seq(items) => items
@@ -274,19 +290,19 @@ fn unconditional_barriers(p: &Proto, out: &mut Vec<Span>) {
     }
 }
 
-type Piece = Vec<Inst>;
+pub(crate) type Piece = Vec<Inst>;
 
 /// A fragment that passes at least one barrier: accesses before its first
 /// barrier, closed phases, accesses after its last barrier.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Shape {
-    head: Piece,
-    middle: Vec<Piece>,
-    tail: Piece,
+pub(crate) struct Shape {
+    pub(crate) head: Piece,
+    pub(crate) middle: Vec<Piece>,
+    pub(crate) tail: Piece,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-enum Kind {
+pub(crate) enum Kind {
     /// Passes at least one barrier.
     Sync(Shape),
     /// Passes no barrier: one open phase.
@@ -295,23 +311,23 @@ enum Kind {
 
 /// One way through a fragment.
 #[derive(Clone, Debug, PartialEq)]
-struct Alt {
-    kind: Kind,
+pub(crate) struct Alt {
+    pub(crate) kind: Kind,
     /// The alternative skips barriers under a condition that its accesses'
     /// guards do not carry (the branch of a uniform conditional without a
     /// barrier, a synchronized loop running zero times, or alternatives
     /// merged past [`MAX_ALTERNATIVES`]): a race found in its phases assumes
     /// that this path is feasible.
-    assumed: bool,
+    pub(crate) assumed: bool,
 }
 
 /// The alternatives of a fragment (at least one).
-type Frag = Vec<Alt>;
+pub(crate) type Frag = Vec<Alt>;
 
 /// Beyond this many alternatives, they are merged (soundly, less precisely).
 const MAX_ALTERNATIVES: usize = 32;
 
-fn union(mut a: Piece, b: Piece) -> Piece {
+pub(crate) fn union(mut a: Piece, b: Piece) -> Piece {
     for i in b {
         if !a.contains(&i) {
             a.push(i);
@@ -393,7 +409,7 @@ fn seq_kind(a: &Kind, b: &Kind) -> Kind {
     }
 }
 
-fn dedup(f: Frag) -> Frag {
+pub(crate) fn dedup(f: Frag) -> Frag {
     let mut out: Frag = Vec::new();
     for alt in f {
         match out.iter_mut().find(|o| o.kind == alt.kind) {
@@ -410,7 +426,7 @@ fn dedup(f: Frag) -> Frag {
 
 /// Sequential composition: every alternative of `a` followed by every
 /// alternative of `b`.
-fn seq(a: &Frag, b: &Frag) -> Frag {
+pub(crate) fn seq(a: &Frag, b: &Frag) -> Frag {
     let mut out = Vec::new();
     for x in a {
         for y in b {
@@ -435,7 +451,7 @@ fn with_role(piece: &Piece, role: Role) -> Piece {
         .collect()
 }
 
-fn unsync(piece: Piece) -> Frag {
+pub(crate) fn unsync(piece: Piece) -> Frag {
     vec![Alt {
         kind: Kind::Unsync(piece),
         assumed: false,
@@ -468,6 +484,45 @@ pub(crate) fn has_block_sync(p: &Proto) -> bool {
     found
 }
 
+/// Whether the protocol contains a grid barrier.
+pub(crate) fn has_grid_sync(p: &Proto) -> bool {
+    let mut found = false;
+    p.walk(&mut |q| {
+        found |= matches!(
+            q,
+            Proto::Sync {
+                kind: SyncKind::Grid,
+                ..
+            }
+        )
+    });
+    found
+}
+
+/// Whether the barrier at `at` in `p` is a grid barrier.
+fn is_grid_barrier(p: &Proto, at: Span) -> bool {
+    let mut found = false;
+    p.walk(&mut |q| {
+        found |= matches!(q, Proto::Sync { kind: SyncKind::Grid, span } if *span == at)
+    });
+    found
+}
+
+/// The span of the first grid barrier in `p`.
+fn first_grid_span(p: &Proto) -> Option<Span> {
+    let mut span = None;
+    p.walk(&mut |q| {
+        if let Proto::Sync {
+            kind: SyncKind::Grid,
+            span: s,
+        } = q
+        {
+            span.get_or_insert(*s);
+        }
+    });
+    span
+}
+
 /// The span of the first block or grid barrier in `p`.
 fn first_sync_span(p: &Proto) -> Option<Span> {
     let mut span = None;
@@ -492,10 +547,13 @@ pub(crate) struct Phase {
     pub assumed: bool,
 }
 
-/// The result of aligning: the sites, and the phases.
+/// The result of aligning: the sites, the phases, and the grid phases
+/// (`grid`: for two threads of different blocks, whom only grid barriers
+/// order).
 pub(crate) struct Aligned<'p> {
     pub sites: Vec<Site<'p>>,
     pub phases: Vec<Phase>,
+    pub grid_phases: Vec<crate::grid::GridPhase>,
 }
 
 /// Aligns `body` and splits it into phases.
@@ -510,8 +568,8 @@ pub(crate) fn align<'p, O: Oracle>(
         loops: Vec::new(),
         sync_loops: Vec::new(),
         in_unknown_loop: false,
-        grid_phase: 0,
-        depth: 0,
+        loop_depth: 0,
+        dead: Vec::new(),
         divergences: Vec::new(),
     };
     let frag = match a.frag(body) {
@@ -549,9 +607,11 @@ pub(crate) fn align<'p, O: Oracle>(
             }
         }
     }
+    let grid_phases = crate::grid::phases(body, &a.sites, &a.dead);
     Ok(Aligned {
         sites: a.sites,
         phases,
+        grid_phases,
     })
 }
 
@@ -562,9 +622,10 @@ struct Aligner<'p, 'o, O: Oracle> {
     loops: Vec<&'p ForLoop>,
     sync_loops: Vec<&'p ForLoop>,
     in_unknown_loop: bool,
-    grid_phase: usize,
-    /// Nesting depth in `If`/`For`/`Loop`.
-    depth: usize,
+    /// Nesting depth in `For`/`Loop`.
+    loop_depth: usize,
+    /// Branches proved dead (never aligned: they have no sites).
+    dead: Vec<*const Proto>,
     /// Divergent barriers found so far, at most one per barrier.
     divergences: Vec<Divergence>,
 }
@@ -580,7 +641,6 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     loops: self.loops.clone(),
                     sync_loops: self.sync_loops.clone(),
                     in_unknown_loop: self.in_unknown_loop,
-                    grid_phase: self.grid_phase,
                 });
                 unsync(vec![Inst {
                     site: self.sites.len() - 1,
@@ -593,10 +653,11 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     assumed: false,
                 }],
                 SyncKind::Grid => {
-                    if self.depth > 0 {
+                    // Under conditions proved uniform across the grid
+                    // (see `If`); in a loop, not supported.
+                    if self.loop_depth > 0 {
                         return Err(AlignError::Unsupported(NESTED_GRID_REASON.into(), *span));
                     }
-                    self.grid_phase += 1;
                     vec![Alt {
                         kind: Kind::Sync(Shape::default()),
                         assumed: false,
@@ -625,7 +686,14 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                         .uniform(&self.sync_loops, &self.guards, &[cond])?;
                     let span = first_sync_span(p).expect("invariant: a barrier inside");
                     match uniform {
-                        Uniformity::Uniform => {}
+                        Uniformity::Uniform => {
+                            // Grid barriers inside: uniform across the grid
+                            // too (inside a loop, they are reported when
+                            // reached).
+                            if self.loop_depth == 0 && has_grid_sync(p) {
+                                self.grid_condition(p, cond)?;
+                            }
+                        }
                         Uniformity::Unproved => {
                             return Err(AlignError::Unsupported(DIVERGENCE_REASON.into(), span))
                         }
@@ -643,25 +711,18 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                         live[k] = self.oracle.feasible(&self.sync_loops, &self.guards, c)?;
                     }
                 }
-                self.depth += 1;
                 let mut branches = Vec::new();
                 for (k, (c, branch)) in [(cond, then_), (&not_cond, else_)].into_iter().enumerate()
                 {
                     if !live[k] {
+                        self.dead.push(&**branch as *const Proto);
                         continue;
                     }
                     self.guards.push(c.clone());
                     let f = self.frag(branch);
                     self.guards.pop();
-                    match f {
-                        Ok(f) => branches.push(f),
-                        Err(e) => {
-                            self.depth -= 1;
-                            return Err(e);
-                        }
-                    }
+                    branches.push(f?);
                 }
-                self.depth -= 1;
                 if branches.is_empty() {
                     // Both branches dead: the context itself is infeasible.
                     return Ok(unsync(Vec::new()));
@@ -695,7 +756,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 }
             }
             Proto::For(l) => {
-                self.depth += 1;
+                self.loop_depth += 1;
                 let out = if has_block_sync(&l.body) {
                     self.sync_loop(l)
                 } else {
@@ -704,7 +765,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     self.loops.pop();
                     f
                 };
-                self.depth -= 1;
+                self.loop_depth -= 1;
                 out?
             }
             Proto::Loop { body, .. } => {
@@ -713,9 +774,9 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 }
                 let outer = self.in_unknown_loop;
                 self.in_unknown_loop = true;
-                self.depth += 1;
+                self.loop_depth += 1;
                 let f = self.frag(body);
-                self.depth -= 1;
+                self.loop_depth -= 1;
                 self.in_unknown_loop = outer;
                 f?
             }
@@ -760,6 +821,40 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             self.record(divergence(first, DIVERGENCE_REASON, threads, certainty));
         }
         Ok(())
+    }
+
+    /// A conditional around grid barriers, proved uniform within a block:
+    /// it must also be uniform across the grid (every thread of the grid
+    /// reaches a grid barrier, or none does). When two threads of
+    /// different blocks disagree, each grid barrier inside is checked on
+    /// its own, as [`Self::divergent_if`] does for block barriers.
+    fn grid_condition(&mut self, p: &Proto, cond: &Sym) -> Result<(), AlignError<O::Error>> {
+        let span = first_grid_span(p).expect("invariant: a grid barrier inside");
+        match self.oracle.grid_uniform(&self.guards, &[cond])? {
+            Uniformity::Uniform => Ok(()),
+            Uniformity::Unproved => {
+                Err(AlignError::Unsupported(GRID_DIVERGENCE_REASON.into(), span))
+            }
+            Uniformity::Differs { threads, certainty } => {
+                let mut barriers = Vec::new();
+                barriers_reached(p, Sym::Bool(true), &mut barriers);
+                let before = self.divergences.len();
+                for (at, reach) in barriers {
+                    if !is_grid_barrier(p, at) || self.divergences.iter().any(|d| d.span == at) {
+                        continue;
+                    }
+                    if let Uniformity::Differs { threads, certainty } =
+                        self.oracle.grid_uniform(&self.guards, &[&reach])?
+                    {
+                        self.record(divergence(at, GRID_DIVERGENCE_REASON, threads, certainty));
+                    }
+                }
+                if self.divergences.len() == before {
+                    self.record(divergence(span, GRID_DIVERGENCE_REASON, threads, certainty));
+                }
+                Ok(())
+            }
+        }
     }
 
     /// A `For` loop whose body contains a block barrier (Fig. 3).
@@ -858,6 +953,9 @@ mod tests {
     impl Oracle for Always {
         type Error = ();
         fn uniform(&mut self, _: &[&ForLoop], _: &[Sym], _: &[&Sym]) -> Result<Uniformity, ()> {
+            Ok(Uniformity::Uniform)
+        }
+        fn grid_uniform(&mut self, _: &[Sym], _: &[&Sym]) -> Result<Uniformity, ()> {
             Ok(Uniformity::Uniform)
         }
         fn feasible(&mut self, _: &[&ForLoop], _: &[Sym], _: &Sym) -> Result<bool, ()> {

@@ -109,28 +109,30 @@ pub(crate) fn groups(kernel: &Kernel, aligned: &Aligned<'_>) -> Vec<Group> {
     }
     let one_block = kernel.launch.grid == Some([1, 1, 1]);
     if !one_block {
-        let mut by_key: Vec<((usize, ArrayId), Vec<Inst>)> = Vec::new();
-        for (i, site) in sites.iter().enumerate() {
-            let array = site.access.array;
-            if kernel.array(array).space != MemSpace::Global {
-                continue;
+        let mut seen: HashSet<Vec<Inst>> = HashSet::new();
+        for phase in &aligned.grid_phases {
+            let mut by_array: Vec<(ArrayId, Vec<Inst>)> = Vec::new();
+            for &i in &phase.sites {
+                let array = sites[i].access.array;
+                if kernel.array(array).space != MemSpace::Global {
+                    continue;
+                }
+                let inst = Inst {
+                    site: i,
+                    path: Vec::new(),
+                };
+                match by_array.iter_mut().find(|(a, _)| *a == array) {
+                    Some((_, v)) => v.push(inst),
+                    None => by_array.push((array, vec![inst])),
+                }
             }
-            let key = (site.grid_phase, array);
-            let inst = Inst {
-                site: i,
-                path: Vec::new(),
-            };
-            match by_key.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, v)) => v.push(inst),
-                None => by_key.push((key, vec![inst])),
-            }
-        }
-        for (_, members) in by_key {
-            if worth_checking(sites, &members, true) {
-                out.push(Group {
-                    scope: RaceScope::CrossBlock,
-                    members,
-                });
+            for (_, members) in by_array {
+                if worth_checking(sites, &members, true) && seen.insert(members.clone()) {
+                    out.push(Group {
+                        scope: RaceScope::CrossBlock,
+                        members,
+                    });
+                }
             }
         }
     }

@@ -26,6 +26,7 @@ mod asserts;
 mod batch;
 mod encode;
 mod env;
+mod grid;
 mod infer;
 mod loops;
 mod print;
@@ -39,8 +40,8 @@ mod validate;
 mod verdict;
 
 pub use align::{
-    DIVERGENCE_REASON, EARLY_EXIT_REASON, LOOP_DIVERGENCE_REASON, NESTED_GRID_REASON,
-    NO_BARRIER_ITERATION_REASON, TOO_LARGE_REASON, UNKNOWN_LOOP_REASON,
+    DIVERGENCE_REASON, EARLY_EXIT_REASON, GRID_DIVERGENCE_REASON, LOOP_DIVERGENCE_REASON,
+    NESTED_GRID_REASON, NO_BARRIER_ITERATION_REASON, TOO_LARGE_REASON, UNKNOWN_LOOP_REASON,
 };
 pub use encode::EncodeError;
 pub use infer::{infer, InferError};

@@ -12,9 +12,9 @@
 //!   pair of access instances of one phase (an instance with itself
 //!   included) with at least one write and not both atomic at block scope
 //!   is checked for two threads of one block; for global arrays, every pair
-//!   of access sites in the same grid phase (only top-level grid syncs
-//!   order blocks) with at least one write and not both atomic at device
-//!   scope, for two threads of different blocks.
+//!   of access sites in one grid phase (`grid`: only grid syncs order
+//!   blocks) with at least one write and not both atomic at device scope,
+//!   for two threads of different blocks.
 //! - **Query.** Both threads' path guards; unsynchronized `For` variables
 //!   as fresh constants per thread with `lo <= v < hi` and the values the
 //!   step reaches (`stride`, seed 002 §5: `(v - lo) urem k = 0` for `+ k`,
@@ -55,7 +55,7 @@ use warpsafe_smt::{
 };
 
 /// The reason v0 gave for every barrier inside a loop or conditional; now
-/// only for grid barriers there (see `align` for the other reasons).
+/// only for grid barriers in loops (see `align` for the other reasons).
 pub const ALIGNING_REASON: &str = crate::align::NESTED_GRID_REASON;
 
 /// How to run the check.
@@ -270,15 +270,16 @@ enum Pair {
     /// holding the pair is only formed on a path whose feasibility the
     /// query does not check (`align::Phase::assumed`).
     SameBlock { a: Inst, b: Inst, assumed: bool },
-    /// Two threads of different blocks, both sites in one grid phase.
-    CrossBlock { a: usize, b: usize },
+    /// Two threads of different blocks, both sites in one grid phase;
+    /// `assumed` as for `SameBlock` (`grid::GridPhase::assumed`).
+    CrossBlock { a: usize, b: usize, assumed: bool },
 }
 
 impl Pair {
     fn sites(&self) -> (usize, usize) {
         match self {
             Pair::SameBlock { a, b, .. } => (a.site, b.site),
-            Pair::CrossBlock { a, b } => (*a, *b),
+            Pair::CrossBlock { a, b, .. } => (*a, *b),
         }
     }
 }
@@ -322,18 +323,26 @@ fn candidate_pairs(kernel: &Kernel, aligned: &crate::align::Aligned<'_>) -> Vec<
         .into_iter()
         .map(|((a, b), assumed)| Pair::SameBlock { a, b, assumed })
         .collect();
-    for i in 0..sites.len() {
-        for j in i..sites.len() {
-            let (a, b) = (sites[i].access, sites[j].access);
-            if may_conflict(kernel, a, b)
-                && kernel.array(a.array).space == MemSpace::Global
-                && sites[i].grid_phase == sites[j].grid_phase
-                && !(atomic_at(a, true) && atomic_at(b, true))
-            {
-                pairs.push(Pair::CrossBlock { a: i, b: j });
+    let mut cross: HashMap<(usize, usize), bool> = HashMap::new();
+    for phase in &aligned.grid_phases {
+        let s = &phase.sites;
+        for (k, &i) in s.iter().enumerate() {
+            for &j in &s[k..] {
+                let (a, b) = (sites[i].access, sites[j].access);
+                if may_conflict(kernel, a, b)
+                    && kernel.array(a.array).space == MemSpace::Global
+                    && !(atomic_at(a, true) && atomic_at(b, true))
+                {
+                    *cross.entry((i, j)).or_insert(true) &= phase.assumed;
+                }
             }
         }
     }
+    pairs.extend(
+        cross
+            .into_iter()
+            .map(|((a, b), assumed)| Pair::CrossBlock { a, b, assumed }),
+    );
     // Per pair of sites: same-block before cross-block, and phases that
     // are not `assumed` first, so that the race reported for a pair of
     // sites is the most certain one found.
@@ -351,7 +360,13 @@ fn candidate_pairs(kernel: &Kernel, aligned: &crate::align::Aligned<'_>) -> Vec<
                 x.path.clone(),
                 y.path.clone(),
             ),
-            Pair::CrossBlock { .. } => (a.min(b), a.max(b), 2, Vec::new(), Vec::new()),
+            Pair::CrossBlock { assumed, .. } => (
+                a.min(b),
+                a.max(b),
+                2 + u8::from(*assumed),
+                Vec::new(),
+                Vec::new(),
+            ),
         }
     };
     pairs.sort_by_key(order);
@@ -364,7 +379,7 @@ fn in_group(group: &batch::Group, pair: &Pair) -> bool {
         (Pair::SameBlock { a, b, .. }, RaceScope::SameBlock) => {
             group.members.contains(a) && group.members.contains(b)
         }
-        (Pair::CrossBlock { a, b }, RaceScope::CrossBlock) => {
+        (Pair::CrossBlock { a, b, .. }, RaceScope::CrossBlock) => {
             let has = |s: usize| group.members.iter().any(|m| m.site == s);
             has(*a) && has(*b)
         }
@@ -663,52 +678,11 @@ impl Oracle for Check<'_> {
         guards: &[Sym],
         values: &[&Sym],
     ) -> Result<Uniformity, Fatal> {
-        let n = self.queries;
-        self.queries += 1;
-        let s = self.session()?;
-        let entered = enter_context(s, n, sync_loops);
-        s.solver.push()?;
-        let mut approximate = false;
-        let r = entered.and_then(|()| {
-            context_query(s, n, guards, |e1, e2| {
-                let mut differ = Vec::new();
-                for v in values {
-                    let ty = if v.ty() == ScalarTy::Bool {
-                        ScalarTy::Bool
-                    } else {
-                        v.ty()
-                    };
-                    let x = e1.encode_as(v, ty)?;
-                    let y = e2.encode_as(v, ty)?;
-                    differ.push(term::not(term::eq(x, y)));
-                }
-                approximate = !e1.approximations.is_empty() || !e2.approximations.is_empty();
-                Ok(term::or(differ))
-            })
-        });
-        let out = match r {
-            Ok(CheckResult::Unsat) => Ok(Uniformity::Uniform),
-            Ok(CheckResult::Sat) => {
-                // Two threads of one block that disagree: a divergence.
-                let threads = divergence_threads(s).ok();
-                let certainty = if approximate {
-                    Certainty::Possible {
-                        reasons: vec![
-                            "the condition depends on values the analysis does not know".into()
-                        ],
-                    }
-                } else {
-                    Certainty::Provable
-                };
-                Ok(Uniformity::Differs { threads, certainty })
-            }
-            Ok(CheckResult::Unknown(_)) => Ok(Uniformity::Unproved),
-            // Not encodable: not proved uniform.
-            Err(Fatal::Encode(_)) => Ok(Uniformity::Unproved),
-            Err(e) => Err(e),
-        };
-        s.solver.pop()?;
-        out
+        self.uniform_in(sync_loops, guards, values, true)
+    }
+
+    fn grid_uniform(&mut self, guards: &[Sym], values: &[&Sym]) -> Result<Uniformity, Fatal> {
+        self.uniform_in(&[], guards, values, false)
     }
 
     fn feasible(
@@ -749,6 +723,64 @@ impl Oracle for Check<'_> {
 }
 
 impl Check<'_> {
+    /// Whether `values` are the same for any two threads (of one block, with
+    /// `same_block`) under `guards`, in the context of `sync_loops`.
+    fn uniform_in(
+        &mut self,
+        sync_loops: &[&ForLoop],
+        guards: &[Sym],
+        values: &[&Sym],
+        same_block: bool,
+    ) -> Result<Uniformity, Fatal> {
+        let n = self.queries;
+        self.queries += 1;
+        let s = self.session()?;
+        let entered = enter_context(s, n, sync_loops);
+        s.solver.push()?;
+        let mut approximate = false;
+        let r = entered.and_then(|()| {
+            context_query(s, n, guards, same_block, |e1, e2| {
+                let mut differ = Vec::new();
+                for v in values {
+                    let ty = if v.ty() == ScalarTy::Bool {
+                        ScalarTy::Bool
+                    } else {
+                        v.ty()
+                    };
+                    let x = e1.encode_as(v, ty)?;
+                    let y = e2.encode_as(v, ty)?;
+                    differ.push(term::not(term::eq(x, y)));
+                }
+                approximate = !e1.approximations.is_empty() || !e2.approximations.is_empty();
+                Ok(term::or(differ))
+            })
+        });
+        let out = match r {
+            Ok(CheckResult::Unsat) => Ok(Uniformity::Uniform),
+            Ok(CheckResult::Sat) => {
+                // Two threads (of one block, with `same_block`) that
+                // disagree: a divergence.
+                let threads = divergence_threads(s).ok();
+                let certainty = if approximate {
+                    Certainty::Possible {
+                        reasons: vec![
+                            "the condition depends on values the analysis does not know".into()
+                        ],
+                    }
+                } else {
+                    Certainty::Provable
+                };
+                Ok(Uniformity::Differs { threads, certainty })
+            }
+            Ok(CheckResult::Unknown(_)) => Ok(Uniformity::Unproved),
+            // Not encodable: not proved uniform.
+            Err(Fatal::Encode(_)) => Ok(Uniformity::Unproved),
+            Err(e) => Err(e),
+        };
+        s.solver.pop()?;
+        out
+    }
+
     /// One well-formedness query in its own push/pop scope: the inner
     /// result is the query's (an encoding failure included); the outer one
     /// fails only when the session itself does.
@@ -763,7 +795,7 @@ impl Check<'_> {
         let s = self.session()?;
         let entered = enter_context(s, n, sync_loops);
         s.solver.push()?;
-        let r = entered.and_then(|()| context_query(s, n, guards, goal));
+        let r = entered.and_then(|()| context_query(s, n, guards, true, goal));
         s.solver.pop()?;
         Ok(r)
     }
@@ -841,6 +873,7 @@ fn context_query(
     s: &mut Session,
     n: usize,
     guards: &[Sym],
+    same_block: bool,
     goal: impl FnOnce(&mut Encoder<'_>, &mut Encoder<'_>) -> Result<Term, EncodeError>,
 ) -> Result<CheckResult, Fatal> {
     let g = &s.globals;
@@ -868,10 +901,12 @@ fn context_query(
     for a in &asserts {
         s.solver.assert(a)?;
     }
-    let [t1, t2] = &g.threads;
-    s.solver.assert(&term::and(
-        (0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())),
-    ))?;
+    if same_block {
+        let [t1, t2] = &g.threads;
+        s.solver.assert(&term::and(
+            (0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())),
+        ))?;
+    }
     Ok(s.solver.check()?)
 }
 
@@ -975,8 +1010,8 @@ impl<'k> Check<'k> {
                 a: x,
                 b: y,
                 assumed,
-            } => self.query(sites, Some((x, y, *assumed)), i, j),
-            Pair::CrossBlock { .. } => self.query(sites, None, i, j),
+            } => self.query(sites, Some((x, y)), *assumed, i, j),
+            Pair::CrossBlock { assumed, .. } => self.query(sites, None, *assumed, i, j),
         }
     }
 
@@ -1277,18 +1312,20 @@ impl<'k> Check<'k> {
         Ok((side, e.decls))
     }
 
-    /// One query: `same` gives the two instances (and whether their phase
-    /// is assumed) for a same-block query, `None` is a cross-block one.
+    /// One query: `same` gives the two instances for a same-block query,
+    /// `None` is a cross-block one; `assumed`: every phase holding the pair
+    /// is assumed.
     fn query(
         &mut self,
         sites: &[Site<'_>],
-        same: Option<(&Inst, &Inst, bool)>,
+        same: Option<(&Inst, &Inst)>,
+        assumed: bool,
         i: usize,
         j: usize,
     ) -> Result<Option<Race>, Fatal> {
         self.session()?;
         let mut s = self.session.take().expect("invariant: started");
-        let r = self.query_in(&mut s, sites, same, i, j);
+        let r = self.query_in(&mut s, sites, same, assumed, i, j);
         self.session = Some(s);
         r
     }
@@ -1297,7 +1334,8 @@ impl<'k> Check<'k> {
         &mut self,
         s: &mut Session,
         sites: &[Site<'_>],
-        same: Option<(&Inst, &Inst, bool)>,
+        same: Option<(&Inst, &Inst)>,
+        assumed: bool,
         i: usize,
         j: usize,
     ) -> Result<Option<Race>, Fatal> {
@@ -1316,7 +1354,7 @@ impl<'k> Check<'k> {
         let mut shared_vars: Vec<(String, ScalarTy, Term)> = Vec::new();
         let mut strides: Vec<Term> = Vec::new();
         let (s1, s2) = match same {
-            Some((x, y, _)) => {
+            Some((x, y)) => {
                 let mut binders =
                     Self::binders(globals, &format!("q{n}"), &[(a, x), (b, y)], false)?;
                 shared_constraints = std::mem::take(&mut binders.constraints)
@@ -1425,7 +1463,6 @@ impl<'k> Check<'k> {
                     }
                     solver.pop()?;
                 }
-                let assumed = matches!(same, Some((_, _, true)));
                 // The loops whose symbolic strides the solver gave up on.
                 let unrefined = (!strides_used).then_some(&globals.constants);
                 Some(Race {

@@ -333,3 +333,39 @@ fn solver_failure_is_never_drf() {
         r.verdict
     );
 }
+
+const GRID_SYNC_UNDER: &str = "#include <cooperative_groups.h>\n__global__ void k(int *a, int n) {
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+    a[gid] = 1;
+    if (COND) { cooperative_groups::this_grid().sync(); }
+    a[(gid + blockDim.x) % (gridDim.x * blockDim.x)] = 2; }";
+
+/// A grid barrier under a condition uniform across the grid is aligned:
+/// the write after it races with the write before it only on the path
+/// that skips it (a *possible* race, the path's feasibility unchecked).
+#[test]
+fn grid_barrier_under_a_grid_uniform_condition_is_aligned() {
+    let r = check_1d(&GRID_SYNC_UNDER.replace("COND", "n > 1"));
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    assert_eq!(races[0].scope, RaceScope::CrossBlock);
+    assert!(matches!(races[0].certainty, Certainty::Possible { .. }));
+    // With the barrier on every path, no race.
+    let r = check_1d(&GRID_SYNC_UNDER.replace("COND", "n > 1 || n <= 1"));
+    assert_eq!(r.verdict, Verdict::Drf);
+}
+
+/// A grid barrier under a condition that is uniform within each block but
+/// not across the grid: divergence, with two threads of different blocks.
+#[test]
+fn grid_barrier_under_a_block_dependent_condition_is_divergent() {
+    let r = check_1d(&GRID_SYNC_UNDER.replace("COND", "blockIdx.x < 2"));
+    let Verdict::Divergent(ds) = &r.verdict else {
+        panic!("{:?}", r.verdict)
+    };
+    assert_eq!(ds.len(), 1);
+    assert_eq!(ds[0].certainty, Certainty::Provable);
+    let [t1, t2] = ds[0].threads.expect("witness");
+    assert_ne!(t1.block_idx, t2.block_idx);
+    assert_ne!(t1.block_idx[0] < 2, t2.block_idx[0] < 2);
+}
