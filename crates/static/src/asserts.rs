@@ -11,7 +11,9 @@
 //! group of assertions with the same preceding preconditions gets its own
 //! solver session).
 //!
-//! - `unsat`: the assertion holds for every thread ([`AssertOutcome::Holds`]).
+//! - `unsat`: the assertion holds for every thread ([`AssertOutcome::Holds`]);
+//!   so does an assertion whose condition folds to `true` (or whose path
+//!   condition folds to `false`), without starting a solver.
 //! - `sat` with an exact encoding: it fails, *provable*, with the thread
 //!   and values of the model; when the encoding involves unknowns (a value
 //!   loaded from memory, a variable modified in a loop, an opaque call) or
@@ -50,7 +52,24 @@ pub(crate) fn check_asserts(
             None => groups.push((before, vec![k])),
         }
     }
-    for (before, members) in groups {
+    for (before, mut members) in groups {
+        // An assertion whose condition folded to `true` (or that no path
+        // reaches) holds without asking the solver.
+        members.retain(|&k| {
+            let a = &kp.asserts[k];
+            let trivial = a.cond.is_true() || a.guard.is_false();
+            if trivial {
+                out[k] = Some(AssertCheck {
+                    span: a.span,
+                    message: message(a),
+                    outcome: AssertOutcome::Holds,
+                });
+            }
+            !trivial
+        });
+        if members.is_empty() {
+            continue;
+        }
         let mut scoped = kp.clone();
         scoped.preconditions.truncate(before);
         let mut check = Check::new(kernel, &scoped, solver.clone(), params, Vec::new());
@@ -71,15 +90,20 @@ pub(crate) fn check_asserts(
             };
             out[k] = Some(AssertCheck {
                 span: a.span,
-                message: match &a.origin {
-                    ConditionOrigin::Assert { message } => message.clone(),
-                    ConditionOrigin::Assume(_) => String::new(),
-                },
+                message: message(a),
                 outcome,
             });
         }
     }
     out.into_iter().flatten().collect()
+}
+
+/// The source text of an assertion.
+fn message(a: &Condition) -> String {
+    match &a.origin {
+        ConditionOrigin::Assert { message } => message.clone(),
+        ConditionOrigin::Assume(_) => String::new(),
+    }
 }
 
 /// The query of one assertion.

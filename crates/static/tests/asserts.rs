@@ -80,3 +80,25 @@ fn an_assertion_on_memory_contents_may_only_possibly_fail() {
         "{reasons:?}"
     );
 }
+
+/// An assertion whose condition folds to `true` holds without a solver:
+/// with a solver that cannot start, it still holds (a query would make it
+/// UNKNOWN), and the kernel, with nothing else to ask, is DRF.
+#[test]
+fn an_assertion_that_folds_to_true_needs_no_solver() {
+    let mut k = common::kernels(
+        "__device__ int five() { return 5; }\n\
+         __global__ void k() { int x = five(); __assert(x == 5); }",
+    )
+    .into_iter()
+    .next()
+    .expect("test kernel lowers");
+    k.launch.block = Some([64, 1, 1]);
+    k.launch.grid = Some([4, 1, 1]);
+    let mut config = RaceConfig::default();
+    config.solver = config.solver.with_program("/nonexistent/z3");
+    let r = check_kernel(&k, &config);
+    assert_eq!(r.asserts.len(), 1);
+    assert_eq!(r.asserts[0].outcome, AssertOutcome::Holds);
+    assert_eq!(r.verdict, warpsafe_static::Verdict::Drf);
+}
