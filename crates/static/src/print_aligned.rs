@@ -101,14 +101,8 @@ fn phases(out: &mut String, kernel: &Kernel, a: &Aligned<'_>, sources: &SourceMa
             );
         }
     }
-    let grid = a.sites.iter().any(|s| s.grid_phase > 0);
     for (n, phase) in a.phases.iter().enumerate() {
         let mut header = format!("  phase {}", n + 1);
-        if grid {
-            if let Some(i) = phase.insts.first() {
-                let _ = write!(header, " (grid phase {})", a.sites[i.site].grid_phase + 1);
-            }
-        }
         if phase.assumed {
             header.push_str(" (assumed: only on a path that skips barriers under a condition)");
         }
@@ -155,6 +149,33 @@ fn phases(out: &mut String, kernel: &Kernel, a: &Aligned<'_>, sources: &SourceMa
             "  threads of different blocks: any two accesses to a global array in one grid phase \
              (block barriers do not order blocks)"
         );
+        // With grid barriers, the grid phases (see `grid`).
+        if a.grid_phases.len() > 1 || a.grid_phases.iter().any(|p| p.assumed) {
+            for (n, phase) in a.grid_phases.iter().enumerate() {
+                let mut header = format!("  grid phase {}", n + 1);
+                if phase.assumed {
+                    header.push_str(
+                        " (assumed: only on a path that skips grid barriers under a condition)",
+                    );
+                }
+                let _ = writeln!(out, "{header}:");
+                let rows: Vec<(String, String)> = phase
+                    .sites
+                    .iter()
+                    .map(|&i| {
+                        let site = &a.sites[i];
+                        (
+                            at(kernel, sources, site.access.span),
+                            instance(site, kernel),
+                        )
+                    })
+                    .collect();
+                let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+                for (l, text) in rows {
+                    let _ = writeln!(out, "    {l:<width$}  {text}");
+                }
+            }
+        }
     }
 }
 
