@@ -340,3 +340,42 @@ fn check_dump_aligned() {
         });
     }
 }
+
+/// Assumptions no thread satisfies would make every query unsat: the kernel
+/// is UNKNOWN, never DRF, and its assertions are not reported as holding.
+#[test]
+fn contradictory_assumptions_are_unknown_not_drf() {
+    let racy = "__global__ void k(int *a, int n) {\n  __requires(n > 4);\n  __requires(n < 2);\n  a[0] = threadIdx.x;\n  assert(n == 3);\n}\n";
+    let (code, stdout) = check("contradiction.cu", racy);
+    assert!(
+        stdout.contains("UNKNOWN") && stdout.contains("contradict each other"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("DRF") && !stdout.contains("holds"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+    // A --param value that no precondition allows, and a 1-D grid whose
+    // blockIdx.y can never be 16 (GPUVerify's test_axiom pattern).
+    let (code, stdout) = check_with(
+        "param.cu",
+        "__global__ void k(int *a, int n) {\n  __requires(n > 4);\n  a[0] = n;\n}\n",
+        &["--param", "n=1"],
+    );
+    assert!(stdout.contains("contradict each other"), "{stdout}");
+    assert_eq!(code, Some(2), "{stdout}");
+    let (code, stdout) = check(
+        "axiom.cu",
+        "__axiom(blockIdx.y == 16);\n__global__ void k(int *a) { a[0] = 1; }\n",
+    );
+    assert!(stdout.contains("contradict each other"), "{stdout}");
+    assert_eq!(code, Some(2), "{stdout}");
+    // Consistent assumptions still prove.
+    let (code, stdout) = check(
+        "consistent.cu",
+        "__global__ void k(int *a, int n) {\n  __requires(n > 4);\n  a[blockIdx.x * blockDim.x + threadIdx.x] = n;\n}\n",
+    );
+    assert!(stdout.contains("DRF"), "{stdout}");
+    assert_eq!(code, Some(0), "{stdout}");
+}

@@ -136,14 +136,27 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         report.transcript = Some(t.clone());
         solver_config = solver_config.with_transcript(t);
     }
-    report.asserts = crate::asserts::check_asserts(kernel, kp, &solver_config, &config.params);
     let mut check = Check::new(
         kernel,
         kp,
-        solver_config,
+        solver_config.clone(),
         &config.params,
         unmodelled_synchronisation(kernel),
     );
+    // Vacuity: with contradictory assumptions every query is unsat, and
+    // every race and assertion would be "proven".
+    match check.assumptions_contradict() {
+        Ok(false) => {}
+        Ok(true) => {
+            report.verdict = unknown(CONTRADICTORY_ASSUMPTIONS.into(), Some(kernel.span));
+            return report;
+        }
+        Err(e) => {
+            report.verdict = unknown(format!("solver failed: {e}"), None);
+            return report;
+        }
+    }
+    report.asserts = crate::asserts::check_asserts(kernel, kp, &solver_config, &config.params);
     let outcome = check.run();
     let Check {
         races,
@@ -193,6 +206,11 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     };
     report
 }
+
+/// Why a kernel whose assumptions cannot all hold is UNKNOWN.
+pub const CONTRADICTORY_ASSUMPTIONS: &str = "the kernel's assumptions (`__requires`, `__axiom`, \
+`__assume` at the top level, --param values and the launch dimensions) contradict each other: \
+no thread satisfies them, so every property would hold vacuously";
 
 fn unknown(reason: String, span: Option<Span>) -> Verdict {
     Verdict::Unknown { reason, span }
@@ -1013,6 +1031,19 @@ impl<'k> Check<'k> {
             } => self.query(sites, Some((x, y)), *assumed, i, j),
             Pair::CrossBlock { assumed, .. } => self.query(sites, None, *assumed, i, j),
         }
+    }
+
+    /// Whether the launch constraints, parameter values and unconditional
+    /// preconditions have no model (asked only when the kernel assumes
+    /// something, so kernels without queries start no solver). A solver
+    /// that gives up counts as no contradiction: the queries that follow
+    /// give up too, so nothing is proven vacuously.
+    fn assumptions_contradict(&mut self) -> Result<bool, Fatal> {
+        if self.kp.preconditions.is_empty() && self.param_values.is_empty() {
+            return Ok(false);
+        }
+        let session = self.session()?;
+        Ok(matches!(session.solver.check()?, CheckResult::Unsat))
     }
 
     pub(crate) fn session(&mut self) -> Result<&mut Session, Fatal> {
