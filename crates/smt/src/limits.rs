@@ -7,10 +7,14 @@
 //! [`ProcessLimit::global`], allows one solver per CPU; the CLI may change
 //! it with [`ProcessLimit::set_max`].
 //!
-//! Deadlock rule: a thread must not wait for a second solver while it holds
-//! one, unless the limit is larger than the number of such threads.
+//! No deadlock: a thread that already holds a permit never waits for
+//! another (it takes one past the maximum), so threads that each hold a
+//! solver and start a second cannot wait for each other forever. The cap
+//! is then exceeded by at most the number of such nested starts.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::thread::ThreadId;
 
 /// A cap on concurrently running solver processes.
 #[derive(Debug)]
@@ -24,12 +28,15 @@ struct State {
     max: usize,
     in_use: usize,
     peak: usize,
+    /// Permits held per thread that took them.
+    held: HashMap<ThreadId, usize>,
 }
 
 /// One slot of a [`ProcessLimit`], given back when dropped.
 #[derive(Debug)]
 pub struct Permit {
     limit: Arc<ProcessLimit>,
+    owner: ThreadId,
 }
 
 impl ProcessLimit {
@@ -40,6 +47,7 @@ impl ProcessLimit {
                 max: max.max(1),
                 in_use: 0,
                 peak: 0,
+                held: HashMap::new(),
             }),
             freed: Condvar::new(),
         })
@@ -78,10 +86,12 @@ impl ProcessLimit {
         self.lock().peak
     }
 
-    /// Waits for a free slot and takes it.
+    /// Waits for a free slot and takes it; a thread that holds a permit
+    /// already takes one at once (see the module docs).
     pub fn acquire(self: &Arc<Self>) -> Permit {
+        let owner = std::thread::current().id();
         let mut state = self.lock();
-        while state.in_use >= state.max {
+        while state.in_use >= state.max && !state.held.contains_key(&owner) {
             state = self
                 .freed
                 .wait(state)
@@ -89,8 +99,10 @@ impl ProcessLimit {
         }
         state.in_use += 1;
         state.peak = state.peak.max(state.in_use);
+        *state.held.entry(owner).or_insert(0) += 1;
         Permit {
             limit: Arc::clone(self),
+            owner,
         }
     }
 
@@ -105,6 +117,12 @@ impl Drop for Permit {
     fn drop(&mut self) {
         let mut state = self.limit.lock();
         state.in_use -= 1;
+        if let Some(n) = state.held.get_mut(&self.owner) {
+            *n -= 1;
+            if *n == 0 {
+                state.held.remove(&self.owner);
+            }
+        }
         drop(state);
         self.limit.freed.notify_one();
     }
@@ -148,5 +166,43 @@ mod tests {
         limit.set_max(5);
         assert_eq!(limit.max(), 5);
         assert!(ProcessLimit::global().max() >= 1);
+    }
+
+    /// Two threads that each hold the only two permits and each ask for a
+    /// second do not wait for each other forever.
+    #[test]
+    fn a_nested_acquire_never_deadlocks() {
+        let limit = ProcessLimit::new(2);
+        let barrier = Arc::new(std::sync::Barrier::new(2));
+        let threads: Vec<_> = (0..2)
+            .map(|_| {
+                let (limit, barrier) = (limit.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    let _outer = limit.acquire();
+                    barrier.wait();
+                    let _inner = limit.acquire();
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("worker thread does not panic");
+        }
+        assert_eq!(limit.in_use(), 0);
+        // A thread holding nothing still waits for a free slot.
+        let a = limit.acquire();
+        let b = limit.acquire();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let waiter = {
+            let limit = limit.clone();
+            std::thread::spawn(move || {
+                let _p = limit.acquire();
+                tx.send(()).expect("the test receives");
+            })
+        };
+        assert!(rx.recv_timeout(Duration::from_millis(50)).is_err());
+        drop((a, b));
+        rx.recv_timeout(Duration::from_secs(10))
+            .expect("a freed slot wakes the waiter");
+        waiter.join().expect("waiter does not panic");
     }
 }

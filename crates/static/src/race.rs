@@ -136,16 +136,12 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         report.transcript = Some(t.clone());
         solver_config = solver_config.with_transcript(t);
     }
-    let mut check = Check::new(
-        kernel,
-        kp,
-        solver_config.clone(),
-        &config.params,
-        unmodelled_synchronisation(kernel),
-    );
-    // Vacuity: with contradictory assumptions every query is unsat, and
+    // The assertions' solver is released before the race check starts its
+    // own: one thread never holds two of the capped solver processes.
+    let asserts = crate::asserts::check_asserts(kernel, kp, &solver_config, &config.params);
+    // Vacuity: with contradictory preconditions every query is unsat, and
     // every race and assertion would be "proven".
-    match check.assumptions_contradict() {
+    match preconditions_contradict(kernel, kp, &solver_config, &config.params) {
         Ok(false) => {}
         Ok(true) => {
             report.verdict = unknown(CONTRADICTORY_ASSUMPTIONS.into(), Some(kernel.span));
@@ -156,7 +152,14 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
             return report;
         }
     }
-    report.asserts = crate::asserts::check_asserts(kernel, kp, &solver_config, &config.params);
+    report.asserts = asserts;
+    let mut check = Check::new(
+        kernel,
+        kp,
+        solver_config,
+        &config.params,
+        unmodelled_synchronisation(kernel),
+    );
     let outcome = check.run();
     let Check {
         races,
@@ -207,10 +210,39 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     report
 }
 
-/// Why a kernel whose assumptions cannot all hold is UNKNOWN.
-pub const CONTRADICTORY_ASSUMPTIONS: &str = "the kernel's assumptions (`__requires`, `__axiom`, \
-`__assume` at the top level, --param values and the launch dimensions) contradict each other: \
-no thread satisfies them, so every property would hold vacuously";
+/// Why a kernel whose preconditions cannot all hold is UNKNOWN.
+pub const CONTRADICTORY_ASSUMPTIONS: &str = "the kernel's preconditions (`__requires`, \
+`__axiom`, --param values and the launch dimensions) contradict each other: no thread \
+satisfies them, so every property would hold vacuously";
+
+/// Whether the launch constraints, parameter values and unconditional
+/// `__requires`/`__axiom`s have no model. `__assume`s are left out: they
+/// stop the threads that reach them false (a null dereference is lowered
+/// as `assert false; assume false`), which is no precondition. Asked, in
+/// its own solver session released before the race check starts, only
+/// when the kernel has such preconditions or parameter values. A solver
+/// that gives up counts as no contradiction: the queries that follow give
+/// up too, so nothing is proven vacuously.
+fn preconditions_contradict(
+    kernel: &Kernel,
+    kp: &KernelProtocol,
+    solver: &SolverConfig,
+    params: &[(String, i128)],
+) -> Result<bool, Fatal> {
+    let mut pre = kp.clone();
+    pre.preconditions.retain(|c| {
+        !matches!(
+            c.origin,
+            crate::ConditionOrigin::Assume(warpsafe_ir::AssumeOrigin::Assume)
+        )
+    });
+    if pre.preconditions.is_empty() && params.is_empty() {
+        return Ok(false);
+    }
+    let mut check = Check::new(kernel, &pre, solver.clone(), params, Vec::new());
+    let session = check.session()?;
+    Ok(matches!(session.solver.check()?, CheckResult::Unsat))
+}
 
 fn unknown(reason: String, span: Option<Span>) -> Verdict {
     Verdict::Unknown { reason, span }
@@ -1031,19 +1063,6 @@ impl<'k> Check<'k> {
             } => self.query(sites, Some((x, y)), *assumed, i, j),
             Pair::CrossBlock { assumed, .. } => self.query(sites, None, *assumed, i, j),
         }
-    }
-
-    /// Whether the launch constraints, parameter values and unconditional
-    /// preconditions have no model (asked only when the kernel assumes
-    /// something, so kernels without queries start no solver). A solver
-    /// that gives up counts as no contradiction: the queries that follow
-    /// give up too, so nothing is proven vacuously.
-    fn assumptions_contradict(&mut self) -> Result<bool, Fatal> {
-        if self.kp.preconditions.is_empty() && self.param_values.is_empty() {
-            return Ok(false);
-        }
-        let session = self.session()?;
-        Ok(matches!(session.solver.check()?, CheckResult::Unsat))
     }
 
     pub(crate) fn session(&mut self) -> Result<&mut Session, Fatal> {
