@@ -49,13 +49,24 @@ pub mod exit {
 }
 
 /// Drops GPUVerify options that mean nothing to warpsafe (`--no-inline`,
-/// `--equality-abstraction`, ...) so that a corpus flag line can be pasted
-/// as it is; each one dropped is mentioned on stderr.
+/// `--equality-abstraction`, ...) and `--warp-sync=N` (warpsafe never
+/// assumes lock-step warps) so that a corpus flag line can be pasted as it
+/// is; each one dropped is mentioned on stderr.
 fn without_gpuverify_options(args: impl Iterator<Item = String>) -> Vec<String> {
     args.filter(|a| {
-        let ignored = a.starts_with("--")
-            && warpsafe_corpus::parse_flags(std::slice::from_ref(a))
-                .is_ok_and(|f| !f.ignored.is_empty());
+        let parsed = a
+            .starts_with("--")
+            .then(|| warpsafe_corpus::parse_flags(std::slice::from_ref(a)).ok())
+            .flatten();
+        if parsed.as_ref().is_some_and(|f| f.warp_sync.is_some()) {
+            eprintln!(
+                "note: ignoring the GPUVerify option `{a}`: warpsafe assumes no lock-step \
+                 between the threads of a warp (independent thread scheduling), so races \
+                 that lock-step would hide are reported"
+            );
+            return false;
+        }
+        let ignored = parsed.is_some_and(|f| !f.ignored.is_empty());
         if ignored {
             eprintln!(
                 "note: ignoring the GPUVerify option `{a}`, which has no meaning for warpsafe"

@@ -379,3 +379,16 @@ fn contradictory_assumptions_are_unknown_not_drf() {
     assert!(stdout.contains("DRF"), "{stdout}");
     assert_eq!(code, Some(0), "{stdout}");
 }
+
+/// GPUVerify's `--warp-sync=N` is accepted (so corpus flag lines paste as
+/// they are) and changes nothing: two threads of one warp still race.
+#[test]
+fn warp_sync_is_accepted_and_assumes_no_lock_step() {
+    let (code, stdout) = check_with(
+        "warp_sync.cu",
+        "__global__ void k(int *a) { a[threadIdx.x % 32] = a[(threadIdx.x + 1) % 32]; }\n",
+        &["--warp-sync=32"],
+    );
+    assert!(stdout.contains("RACY"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+}
