@@ -392,3 +392,23 @@ fn warp_sync_is_accepted_and_assumes_no_lock_step() {
     assert!(stdout.contains("RACY"), "{stdout}");
     assert_eq!(code, Some(1), "{stdout}");
 }
+
+/// An `__assume` after accesses constrains only what follows it: a race
+/// before it is still reported (assuming it for the whole kernel would
+/// prove this kernel race-free).
+#[test]
+fn an_assume_after_accesses_does_not_hide_earlier_races() {
+    let (code, stdout) = check(
+        "late_assume.cu",
+        "__global__ void k(int *a) {\n  a[0] = threadIdx.x;\n  __assume(threadIdx.x == 0);\n}\n",
+    );
+    assert!(stdout.contains("RACY"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+    // Before any access it is a precondition like `__requires`.
+    let (code, stdout) = check(
+        "early_assume.cu",
+        "__global__ void k(int *a) {\n  __assume(threadIdx.x == 0 && blockIdx.x == 0);\n  a[0] = threadIdx.x;\n}\n",
+    );
+    assert!(stdout.contains("DRF"), "{stdout}");
+    assert_eq!(code, Some(0), "{stdout}");
+}

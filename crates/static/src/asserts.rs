@@ -73,6 +73,7 @@ pub(crate) fn check_asserts(
         let mut scoped = kp.clone();
         scoped.preconditions.truncate(before);
         let mut check = Check::new(kernel, &scoped, solver.clone(), params, Vec::new());
+        check.late_assumes = true;
         let started = check.session().map(|_| ());
         let reasons = check.global_reasons.clone();
         for k in members {

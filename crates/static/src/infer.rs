@@ -127,6 +127,8 @@ pub(crate) struct Infer<'k> {
     pub(crate) loop_ranges: Vec<LoopRange>,
     /// How many conditions (`Assume`, `Assert`) were collected so far.
     conditions: usize,
+    /// Memory accesses and barriers met so far (in program order).
+    effects: usize,
     preconditions: Vec<Condition>,
     asserts: Vec<Condition>,
     pub(crate) approximations: Vec<Approximation>,
@@ -141,6 +143,7 @@ impl<'k> Infer<'k> {
             loop_depth: 0,
             loop_ranges: Vec::new(),
             conditions: 0,
+            effects: 0,
             preconditions: Vec::new(),
             asserts: Vec::new(),
             approximations: Vec::new(),
@@ -267,6 +270,7 @@ impl<'k> Infer<'k> {
         env: &Env,
         span: Span,
     ) -> Proto {
+        self.effects += 1;
         let index = self.eval(&mem.index, env, span);
         let atomic_object = self.kernel.array(mem.array).atomic_object;
         let (atomic, scope) = match access {
@@ -349,6 +353,7 @@ impl<'k> Infer<'k> {
                     let v = self.fresh(ty, UnknownReason::BarrierReduce, span);
                     env.set(*dst, v);
                 }
+                self.effects += 1;
                 Flow::straight(Proto::Sync { kind, span })
             }
             StmtKind::Fence { .. } | StmtKind::Print { .. } => Flow::straight(Proto::Skip),
@@ -429,6 +434,7 @@ impl<'k> Infer<'k> {
             guard: self.path.clone(),
             in_loop: self.loop_depth > 0,
             loops: self.loop_ranges.clone(),
+            after_effects: self.effects > 0,
             seq,
             origin,
             span,

@@ -364,6 +364,9 @@ pub struct Condition {
     /// The enclosing counting loops, outermost first: the variables that
     /// `cond` and `guard` may mention, with their ranges.
     pub loops: Vec<LoopRange>,
+    /// A memory access or barrier comes before it in program order: as an
+    /// assumption it then holds only from here on, not for the whole kernel.
+    pub after_effects: bool,
     /// Position among all `Assume`s and `Assert`s of the kernel, in the
     /// order the inference met them (program order, each loop body once).
     pub seq: usize,

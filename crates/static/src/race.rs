@@ -481,6 +481,10 @@ pub(crate) struct Check<'k> {
     param_values: &'k [(String, i128)],
     /// Divergent barriers found while aligning (races are not checked).
     divergences: Vec<Divergence>,
+    /// Assume even the `__assume`s that follow memory accesses (true for
+    /// one assertion's check, whose preconditions are those before it in
+    /// program order; false for races, which may happen before them).
+    pub(crate) late_assumes: bool,
 }
 
 /// A solver with the global constants declared.
@@ -979,6 +983,7 @@ impl<'k> Check<'k> {
             queries: 0,
             param_values,
             divergences: Vec::new(),
+            late_assumes: false,
         }
     }
 
@@ -1173,9 +1178,22 @@ impl<'k> Check<'k> {
         // Unconditional preconditions, for both threads.
         let mut dropped = 0;
         let mut approximate = false;
+        let mut late = 0;
         for (k, c) in kp.preconditions.iter().enumerate() {
             if !c.guard.is_true() || c.in_loop {
                 dropped += 1;
+                continue;
+            }
+            // An `__assume` after accesses constrains only what follows it;
+            // assuming it for the whole kernel would hide races before it.
+            if c.after_effects
+                && !self.late_assumes
+                && matches!(
+                    c.origin,
+                    crate::ConditionOrigin::Assume(warpsafe_ir::AssumeOrigin::Assume)
+                )
+            {
+                late += 1;
                 continue;
             }
             let mut encoded = Vec::new();
@@ -1201,6 +1219,11 @@ impl<'k> Check<'k> {
         if dropped > 0 {
             self.global_reasons.push(format!(
                 "{dropped} precondition(s) under a condition or in a loop were not assumed"
+            ));
+        }
+        if late > 0 {
+            self.global_reasons.push(format!(
+                "{late} `__assume`(s) after memory accesses were not assumed for the whole kernel"
             ));
         }
         if approximate {
