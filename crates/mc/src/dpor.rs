@@ -119,7 +119,7 @@ mod views;
 
 use crate::consistency::{self, Relations};
 use crate::graph::{BarrierInstance, Event, EventId, Kind, Loc, Order, RfSource};
-use crate::grid::{reinterpret, Grid, Status};
+use crate::grid::{complete_read, reinterpret, status_after, Grid, Status};
 use crate::observe::{Flow, Observer, Stats};
 use crate::races::{self, races, Race};
 use crate::reference::{Config, Exploration, McError};
@@ -127,8 +127,7 @@ use state::{Lane, Node, Slot, State};
 use std::collections::HashMap;
 use std::rc::Rc;
 use warpsafe_interp::{
-    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, EventKind, Fault, FaultKind,
-    Launch, Step, Thread, Value,
+    reduce_barrier, Awaiting, EventKind, Fault, FaultKind, Launch, Thread, Value,
 };
 use warpsafe_ir::{Kernel, ScalarTy, Span};
 
@@ -171,12 +170,7 @@ struct Explorer<'k, 'o> {
 /// Explores every consistent execution of `kernel` under `launch` once, by
 /// DPOR (see the module docs), and keeps them all.
 pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Exploration, McError> {
-    let mut all = Exploration::default();
-    let stats = explore_with(kernel, launch, config, &mut all)?;
-    all.states = stats.states;
-    all.pruned_inconsistent = stats.pruned_inconsistent;
-    all.pruned_infeasible = stats.pruned_infeasible;
-    Ok(all)
+    Exploration::collect(|observer| explore_with(kernel, launch, config, observer))
 }
 
 /// Explores every consistent execution of `kernel` under `launch` once, by
@@ -266,11 +260,7 @@ impl<'k> Explorer<'k, '_> {
             self.out.pruned_infeasible += 1;
             return Ok(());
         }
-        if self.out.executions + self.out.cut >= self.config.max_executions {
-            return Err(McError::TooManyExecutions {
-                limit: self.config.max_executions,
-            });
-        }
+        self.out.check_room(self.config.max_executions)?;
         let graph = state.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
         let found = self.races_of(&state);
         debug_assert_eq!(
@@ -281,15 +271,7 @@ impl<'k> Explorer<'k, '_> {
         let exec = self
             .grid
             .execution_with(graph, state.lanes.iter().map(|l| &l.status), found);
-        if exec.is_complete() {
-            self.out.executions += 1;
-        } else {
-            self.out.cut += 1;
-            self.out.bounded += usize::from(exec.hit_loop_bound());
-        }
-        if self.observer.execution(exec) == Flow::Stop {
-            self.out.stopped = true;
-        }
+        self.out.hand(exec, &mut *self.observer);
         Ok(())
     }
 
@@ -405,38 +387,17 @@ impl<'k> Explorer<'k, '_> {
     /// Runs thread `t` to its next event; `false` when an `__assume` fails.
     fn advance(&mut self, state: &mut State<'k>, t: usize) -> Result<bool, McError> {
         let lane = Rc::make_mut(&mut state.lanes[t]);
-        lane.status = match Rc::make_mut(&mut lane.thread).step() {
-            Ok(Step::Event(e)) => Status::Ready(e),
-            Ok(Step::Done) => Status::Done,
-            Ok(Step::AssertionFailed { message, span }) => Status::Failed { message, span },
-            Ok(Step::Infeasible { .. }) => {
-                // Nothing the thread read can change: no execution
-                // continues this one. Otherwise a later write may revisit
-                // one of its reads, so the state stays until its end.
-                if !state.events[t].iter().any(|s| s.node.event.is_read()) {
-                    self.out.pruned_infeasible += 1;
-                    return Ok(false);
-                }
-                Status::Infeasible
-            }
-            Ok(Step::Blocked { reason, span }) => Status::Cut { reason, span },
-            Err(fault) => match fault.kind {
-                FaultKind::StepLimit { limit } => {
-                    return Err(McError::StepLimit {
-                        thread: self.grid.ids[t],
-                        limit,
-                        span: fault.span,
-                    })
-                }
-                _ if fault.is_malformed_ir() => {
-                    return Err(McError::MalformedIr {
-                        thread: self.grid.ids[t],
-                        fault,
-                    })
-                }
-                _ => Status::Faulted(fault),
-            },
-        };
+        let status = status_after(Rc::make_mut(&mut lane.thread).step(), self.grid.ids[t])?;
+        // After a failed `__assume`: when nothing the thread read can
+        // change, no execution continues this one. Otherwise a later write
+        // may revisit one of its reads, so the state stays until its end.
+        if matches!(status, Status::Infeasible)
+            && !state.events[t].iter().any(|s| s.node.event.is_read())
+        {
+            self.out.pruned_infeasible += 1;
+            return Ok(false);
+        }
+        lane.status = status;
         Ok(true)
     }
 
@@ -544,46 +505,8 @@ impl<'k> Explorer<'k, '_> {
         let mut e = self.base_event(s, t, Kind::Read, ev.span);
         e.loc = Some(self.locs[loc].0);
         e.read_value = Some(old);
-        match &ev.kind {
-            EventKind::Load { access, .. } => {
-                let (order, scope) = Order::from_access(*access);
-                e.order = order;
-                e.scope = scope;
-            }
-            EventKind::Rmw {
-                op,
-                operand,
-                order,
-                scope,
-                ..
-            } => {
-                let new = match apply_rmw(*op, old, *operand) {
-                    Ok(v) => v,
-                    Err(kind) => return Ok(ReadPlan::Fault(kind)),
-                };
-                e.kind = Kind::Update;
-                e.order = Order::from_mem_order(*order);
-                e.scope = Some(*scope);
-                e.written_value = Some(new);
-            }
-            EventKind::Cas {
-                expected,
-                desired,
-                order,
-                failure_order,
-                scope,
-                ..
-            } => {
-                e.scope = Some(*scope);
-                if cas_succeeds(old, *expected) {
-                    e.kind = Kind::Update;
-                    e.order = Order::from_mem_order(*order);
-                    e.written_value = Some(cas_result(old, *expected, *desired));
-                } else {
-                    e.order = Order::from_mem_order(*failure_order);
-                }
-            }
-            _ => return Err(McError::Internal("the pending event is no read".into())),
+        if let Err(kind) = complete_read(&mut e, &ev.kind, old)? {
+            return Ok(ReadPlan::Fault(kind));
         }
         Ok(ReadPlan::Event(e, old))
     }

@@ -8,13 +8,15 @@
 //! numbered block by block, in linear order within a block.
 
 use crate::consistency::Relations;
-use crate::graph::{BarrierGroup, BarrierInstance, Graph, Loc, RfSource, ThreadId};
+use crate::graph::{
+    BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, RfSource, ThreadId,
+};
 use crate::races::{races, Race};
 use crate::reference::{AssertionFailure, Config, CutThread, Execution, McError, ThreadFault};
 use std::sync::Arc;
 use warpsafe_interp::{
-    Barrier, BlockReason, Fault, Launch, Location, Thread, ThreadConfig, ThreadCtx, Value,
-    WARP_SIZE,
+    apply_rmw, cas_result, cas_succeeds, Barrier, BlockReason, EventKind, Fault, FaultKind, Launch,
+    Location, Step, Thread, ThreadConfig, ThreadCtx, Value, WARP_SIZE,
 };
 use warpsafe_ir::{Kernel, MemSpace, ReduceOp, ScalarTy, Span};
 
@@ -257,4 +259,80 @@ pub(crate) fn in_group(id: ThreadId, group: BarrierGroup) -> bool {
             id.block == block && id.thread / size.max(1) == tile
         }
     }
+}
+
+/// The status of `thread` after its interpreter step `step`: a failed
+/// `__assume` is [`Status::Infeasible`], which each explorer treats its
+/// own way; a step limit or malformed IR ends the whole exploration.
+pub(crate) fn status_after(step: Result<Step, Fault>, thread: ThreadId) -> Result<Status, McError> {
+    Ok(match step {
+        Ok(Step::Event(e)) => Status::Ready(e),
+        Ok(Step::Done) => Status::Done,
+        Ok(Step::AssertionFailed { message, span }) => Status::Failed { message, span },
+        Ok(Step::Infeasible { .. }) => Status::Infeasible,
+        Ok(Step::Blocked { reason, span }) => Status::Cut { reason, span },
+        Err(fault) => match fault.kind {
+            FaultKind::StepLimit { limit } => {
+                return Err(McError::StepLimit {
+                    thread,
+                    limit,
+                    span: fault.span,
+                })
+            }
+            _ if fault.is_malformed_ir() => return Err(McError::MalformedIr { thread, fault }),
+            _ => Status::Faulted(fault),
+        },
+    })
+}
+
+/// Completes `e`, the event of the pending load, RMW or CAS `ev` reading
+/// `old`: its kind (an RMW, or a CAS that succeeds, is an update), order,
+/// scope and written value. `Ok(Err(kind))`: the RMW faults on `old`.
+pub(crate) fn complete_read(
+    e: &mut Event,
+    ev: &EventKind,
+    old: Value,
+) -> Result<Result<(), FaultKind>, McError> {
+    match ev {
+        EventKind::Load { access, .. } => {
+            let (order, scope) = Order::from_access(*access);
+            e.order = order;
+            e.scope = scope;
+        }
+        EventKind::Rmw {
+            op,
+            operand,
+            order,
+            scope,
+            ..
+        } => {
+            let new = match apply_rmw(*op, old, *operand) {
+                Ok(v) => v,
+                Err(kind) => return Ok(Err(kind)),
+            };
+            e.kind = Kind::Update;
+            e.order = Order::from_mem_order(*order);
+            e.scope = Some(*scope);
+            e.written_value = Some(new);
+        }
+        EventKind::Cas {
+            expected,
+            desired,
+            order,
+            failure_order,
+            scope,
+            ..
+        } => {
+            e.scope = Some(*scope);
+            if cas_succeeds(old, *expected) {
+                e.kind = Kind::Update;
+                e.order = Order::from_mem_order(*order);
+                e.written_value = Some(cas_result(old, *expected, *desired));
+            } else {
+                e.order = Order::from_mem_order(*failure_order);
+            }
+        }
+        _ => return Err(McError::Internal("the pending event is no read".into())),
+    }
+    Ok(Ok(()))
 }

@@ -12,7 +12,7 @@
 //! it calls [`Observer::tick`] before expanding each partial graph, so an
 //! observer can stop a long run between executions (a time limit).
 
-use crate::reference::{Execution, Exploration};
+use crate::reference::{Execution, Exploration, McError};
 
 /// Whether the explorer goes on after an execution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +51,43 @@ pub struct Stats {
     pub pruned_infeasible: usize,
     /// The observer stopped the exploration before it was complete.
     pub stopped: bool,
+}
+
+impl Stats {
+    /// Fails when `max` executions (complete or cut) were handed already.
+    pub(crate) fn check_room(&self, max: usize) -> Result<(), McError> {
+        if self.executions + self.cut >= max {
+            return Err(McError::TooManyExecutions { limit: max });
+        }
+        Ok(())
+    }
+
+    /// Counts `exec`, complete or cut, and hands it to `observer`.
+    pub(crate) fn hand(&mut self, exec: Execution, observer: &mut dyn Observer) {
+        if exec.is_complete() {
+            self.executions += 1;
+        } else {
+            self.cut += 1;
+            self.bounded += usize::from(exec.hit_loop_bound());
+        }
+        if observer.execution(exec) == Flow::Stop {
+            self.stopped = true;
+        }
+    }
+}
+
+impl Exploration {
+    /// Every execution `explore` hands to its observer, with its counters.
+    pub(crate) fn collect(
+        explore: impl FnOnce(&mut dyn Observer) -> Result<Stats, McError>,
+    ) -> Result<Exploration, McError> {
+        let mut all = Exploration::default();
+        let stats = explore(&mut all)?;
+        all.states = stats.states;
+        all.pruned_inconsistent = stats.pruned_inconsistent;
+        all.pruned_infeasible = stats.pruned_infeasible;
+        Ok(all)
+    }
 }
 
 impl Observer for Exploration {

@@ -50,14 +50,14 @@
 
 use crate::consistency::{self, Model};
 use crate::graph::{BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, ThreadId};
-use crate::grid::{reinterpret, source, Grid, Status};
+use crate::grid::{reinterpret, source, status_after, Grid, Status};
 use crate::observe::{Flow, Observer, Stats};
 use crate::races::Race;
 use std::collections::{BTreeMap, HashSet};
 use thiserror::Error;
 use warpsafe_interp::{
     apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, BlockReason, EventKind, Fault,
-    FaultKind, Launch, ResumeError, SetupError, Step, Thread, Value,
+    FaultKind, Launch, ResumeError, SetupError, Thread, Value,
 };
 use warpsafe_ir::{Kernel, ScalarTy, Span};
 
@@ -298,12 +298,7 @@ struct Explorer<'k, 'o> {
 
 /// Enumerates every consistent execution of `kernel` under `launch`.
 pub fn explore(kernel: &Kernel, launch: &Launch, config: &Config) -> Result<Exploration, McError> {
-    let mut all = Exploration::default();
-    let stats = explore_with(kernel, launch, config, &mut all)?;
-    all.states = stats.states;
-    all.pruned_inconsistent = stats.pruned_inconsistent;
-    all.pruned_infeasible = stats.pruned_infeasible;
-    Ok(all)
+    Exploration::collect(|observer| explore_with(kernel, launch, config, observer))
 }
 
 /// Enumerates every consistent execution of `kernel` under `launch`,
@@ -384,23 +379,11 @@ impl<'k> Explorer<'k, '_> {
         if !self.complete.insert(state.key()) {
             return Ok(());
         }
-        if self.out.executions + self.out.cut >= self.config.max_executions {
-            return Err(McError::TooManyExecutions {
-                limit: self.config.max_executions,
-            });
-        }
+        self.out.check_room(self.config.max_executions)?;
         let exec = self
             .grid
             .execution(state.graph, &state.status, &self.config);
-        if exec.is_complete() {
-            self.out.executions += 1;
-        } else {
-            self.out.cut += 1;
-            self.out.bounded += usize::from(exec.hit_loop_bound());
-        }
-        if self.observer.execution(exec) == Flow::Stop {
-            self.out.stopped = true;
-        }
+        self.out.hand(exec, &mut *self.observer);
         Ok(())
     }
 
@@ -410,32 +393,12 @@ impl<'k> Explorer<'k, '_> {
         state: &mut State<'k>,
         t: usize,
     ) -> Result<Result<(), Infeasible>, McError> {
-        state.status[t] = match state.threads[t].step() {
-            Ok(Step::Event(e)) => Status::Ready(e),
-            Ok(Step::Done) => Status::Done,
-            Ok(Step::AssertionFailed { message, span }) => Status::Failed { message, span },
-            Ok(Step::Infeasible { .. }) => {
-                self.out.pruned_infeasible += 1;
-                return Ok(Err(Infeasible));
-            }
-            Ok(Step::Blocked { reason, span }) => Status::Cut { reason, span },
-            Err(fault) => match fault.kind {
-                FaultKind::StepLimit { limit } => {
-                    return Err(McError::StepLimit {
-                        thread: self.grid.ids[t],
-                        limit,
-                        span: fault.span,
-                    })
-                }
-                _ if fault.is_malformed_ir() => {
-                    return Err(McError::MalformedIr {
-                        thread: self.grid.ids[t],
-                        fault,
-                    })
-                }
-                _ => Status::Faulted(fault),
-            },
-        };
+        let status = status_after(state.threads[t].step(), self.grid.ids[t])?;
+        if matches!(status, Status::Infeasible) {
+            self.out.pruned_infeasible += 1;
+            return Ok(Err(Infeasible));
+        }
+        state.status[t] = status;
         Ok(Ok(()))
     }
 

@@ -26,15 +26,12 @@
 
 use crate::consistency;
 use crate::graph::{BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource};
-use crate::grid::{reinterpret, source, Grid, Status};
+use crate::grid::{complete_read, reinterpret, source, status_after, Grid, Status};
 use crate::reference::{Config, Execution, McError};
 use crate::token::{fingerprint, ReplayToken, TokenError};
 use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
-use warpsafe_interp::{
-    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, EventKind, Fault, FaultKind,
-    Launch, Step, Thread,
-};
+use warpsafe_interp::{apply_rmw, reduce_barrier, Awaiting, EventKind, Fault, Launch, Thread};
 use warpsafe_ir::{Kernel, ScalarTy};
 
 /// Why a token cannot be replayed.
@@ -172,36 +169,14 @@ struct Replayer<'k, 't> {
 impl<'k> Replayer<'k, '_> {
     /// Runs thread `t` to its next event.
     fn advance(&mut self, t: usize) -> Result<(), ReplayError> {
-        self.status[t] = match self.threads[t].step() {
-            Ok(Step::Event(e)) => Status::Ready(e),
-            Ok(Step::Done) => Status::Done,
-            Ok(Step::AssertionFailed { message, span }) => Status::Failed { message, span },
-            Ok(Step::Infeasible { .. }) => {
-                return Err(ReplayError::Diverged(format!(
-                    "an `__assume` fails in {}",
-                    self.grid.ids[t]
-                )))
-            }
-            Ok(Step::Blocked { reason, span }) => Status::Cut { reason, span },
-            Err(fault) => match fault.kind {
-                FaultKind::StepLimit { limit } => {
-                    return Err(McError::StepLimit {
-                        thread: self.grid.ids[t],
-                        limit,
-                        span: fault.span,
-                    }
-                    .into())
-                }
-                _ if fault.is_malformed_ir() => {
-                    return Err(McError::MalformedIr {
-                        thread: self.grid.ids[t],
-                        fault,
-                    }
-                    .into())
-                }
-                _ => Status::Faulted(fault),
-            },
-        };
+        let status = status_after(self.threads[t].step(), self.grid.ids[t])?;
+        if matches!(status, Status::Infeasible) {
+            return Err(ReplayError::Diverged(format!(
+                "an `__assume` fails in {}",
+                self.grid.ids[t]
+            )));
+        }
+        self.status[t] = status;
         Ok(())
     }
 
@@ -338,52 +313,19 @@ impl<'k> Replayer<'k, '_> {
         let mut e = self.event(t, Kind::Read, ev.span);
         e.loc = Some(loc);
         e.read_value = Some(old);
-        match &ev.kind {
-            EventKind::Load { access, .. } => {
-                let (order, scope) = Order::from_access(*access);
-                e.order = order;
-                e.scope = scope;
-                self.graph.push(e);
-                self.threads[t].resume_load(old).map_err(McError::from)?;
-            }
-            EventKind::Rmw {
-                op,
-                operand,
-                order,
-                scope,
-                ..
-            } => {
-                let new = apply_rmw(*op, old, *operand).map_err(|k| {
-                    ReplayError::Diverged(format!("the atomic of {} faults ({k})", e.thread))
-                })?;
-                e.kind = Kind::Update;
-                e.order = Order::from_mem_order(*order);
-                e.scope = Some(*scope);
-                e.written_value = Some(new);
-                self.graph.push(e);
-                self.threads[t].resume_rmw(old).map_err(McError::from)?;
-            }
-            EventKind::Cas {
-                expected,
-                desired,
-                order,
-                failure_order,
-                scope,
-                ..
-            } => {
-                e.scope = Some(*scope);
-                if cas_succeeds(old, *expected) {
-                    e.kind = Kind::Update;
-                    e.order = Order::from_mem_order(*order);
-                    e.written_value = Some(cas_result(old, *expected, *desired));
-                } else {
-                    e.order = Order::from_mem_order(*failure_order);
-                }
-                self.graph.push(e);
-                self.threads[t].resume_cas(old).map_err(McError::from)?;
-            }
-            _ => return Err(McError::Internal("the pending event is no read".into()).into()),
+        if let Err(k) = complete_read(&mut e, &ev.kind, old)? {
+            return Err(ReplayError::Diverged(format!(
+                "the atomic of {} faults ({k})",
+                e.thread
+            )));
         }
+        self.graph.push(e);
+        let resumed = match &ev.kind {
+            EventKind::Load { .. } => self.threads[t].resume_load(old),
+            EventKind::Rmw { .. } => self.threads[t].resume_rmw(old),
+            _ => self.threads[t].resume_cas(old),
+        };
+        resumed.map_err(McError::from)?;
         self.graph.rf.insert(id, src);
         self.next_read[t] += 1;
         self.advance(t)?;
