@@ -4,10 +4,12 @@
 //! limits, `--outcomes`, `--graph`, the JSON shape, and replay tokens that
 //! reproduce their witness through the command line.
 
-use insta_cmd::get_cargo_bin;
+mod common;
+
+use common::Out;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const MP: &str = r#"#include <cuda/atomic>
 __global__ void mp(int *data, int *flag)
@@ -43,33 +45,13 @@ __global__ void spin(int *x)
 const ONE_BLOCK: [&str; 4] = ["--grid-dim", "1", "--block-dim", "2"];
 const TWO_BLOCKS: [&str; 4] = ["--grid-dim", "2", "--block-dim", "1"];
 
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
 /// Writes `text` as `name` in a fresh folder of this test process.
 fn file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warpsafe-explore-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
+    common::temp_file("explore", name, text)
 }
 
 fn explore(path: &Path, flags: &[&str]) -> Out {
-    let out = Command::new(get_cargo_bin("warpsafe"))
-        .arg("explore")
-        .arg(path)
-        .args(flags)
-        .output()
-        .expect("invariant: the binary runs");
-    Out {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    common::run("explore", path, flags)
 }
 
 fn json(path: &Path, flags: &[&str]) -> (Option<i32>, Value) {

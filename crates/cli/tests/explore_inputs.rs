@@ -4,10 +4,12 @@
 //! from the same memory, bad inputs are errors (also as JSON), and a SAFE
 //! verdict says which arrays were not bounds-checked.
 
-use insta_cmd::get_cargo_bin;
+mod common;
+
+use common::Out;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const SCALE: &str = r#"#include <assert.h>
 __global__ void scale(const int *in, int *out, int factor)
@@ -25,33 +27,13 @@ __global__ void lookup(int *out)
 }
 "#;
 
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
 /// Writes `text` as `name` in a fresh folder of this test process.
 fn file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warpsafe-inputs-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
+    common::temp_file("inputs", name, text)
 }
 
 fn explore(path: &Path, flags: &[&str]) -> Out {
-    let out = Command::new(get_cargo_bin("warpsafe"))
-        .arg("explore")
-        .arg(path)
-        .args(flags)
-        .output()
-        .expect("invariant: the binary runs");
-    Out {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    common::run("explore", path, flags)
 }
 
 const TWO: [&str; 4] = ["--grid-dim", "1", "--block-dim", "2"];
