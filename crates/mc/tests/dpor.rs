@@ -18,7 +18,7 @@ use warpsafe_interp::{Launch, Value};
 use warpsafe_ir::Kernel;
 use warpsafe_mc::{dpor, reference, Config, Exploration, Graph, Loc, ThreadId};
 
-const HEADER: &str = "#include <cuda/atomic>\n#include <assert.h>\n#define RLX cuda::memory_order_relaxed\n#define REL cuda::memory_order_release\n#define ACQ cuda::memory_order_acquire\n#define SC cuda::memory_order_seq_cst\n#define ACQREL cuda::memory_order_acq_rel\n";
+use common::{HEADER, MP};
 
 /// What identifies an execution: its graph and its faulted threads.
 type Key = (Graph, Vec<ThreadId>);
@@ -93,22 +93,6 @@ __global__ void sb(int *x, int *y, int *r) {
     cuda::atomic_ref<int, cuda::thread_scope_SCOPE> X(*x), Y(*y);
     if (blockIdx.x + threadIdx.x == 0) { X.store(1, ORD); FENCE; r[0] = Y.load(ORD); }
     else { Y.store(1, ORD); FENCE; r[1] = X.load(ORD); }
-}"#;
-
-const MP: &str = r#"
-__global__ void mp(int *data, int *flag, int *r) {
-    cuda::atomic_ref<int, cuda::thread_scope_SCOPE> F(*flag);
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t == 0) {
-        data[0] = 1;
-        F.store(1, REL);
-    } else {
-        int a = F.load(ACQ);
-        int b = -1;
-        if (a == 1) b = data[0];
-        r[0] = a;
-        r[1] = b;
-    }
 }"#;
 
 const MP_FENCE: &str = r#"

@@ -6,7 +6,7 @@ mod common;
 use common::{results, run};
 use warpsafe_mc::RaceKind;
 
-const HEADER: &str = "#include <cuda/atomic>\n#define RLX cuda::memory_order_relaxed\n#define REL cuda::memory_order_release\n#define ACQ cuda::memory_order_acquire\n#define SC cuda::memory_order_seq_cst\n";
+use common::{HEADER, MP};
 
 fn src(body: &str) -> String {
     format!("{HEADER}{body}")
@@ -94,22 +94,6 @@ __global__ void lb3(int *x, int *r) {
     assert_eq!(ex.executions.len(), 7);
     assert!(!results(&k, &ex, 3).contains(&vec![Some(1), Some(1), Some(1)]));
 }
-
-const MP: &str = r#"
-__global__ void mp(int *data, int *flag, int *r) {
-    cuda::atomic_ref<int, cuda::thread_scope_SCOPE> F(*flag);
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t == 0) {
-        data[0] = 1;
-        F.store(1, REL);
-    } else {
-        int a = F.load(ACQ);
-        int b = -1;
-        if (a == 1) b = data[0];
-        r[0] = a;
-        r[1] = b;
-    }
-}"#;
 
 #[test]
 fn mp_release_acquire_never_reads_stale_data() {

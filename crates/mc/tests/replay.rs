@@ -17,7 +17,7 @@ use warpsafe_mc::{
     RfSource,
 };
 
-const HEADER: &str = "#include <cuda/atomic>\n#include <assert.h>\n#define RLX cuda::memory_order_relaxed\n#define REL cuda::memory_order_release\n#define ACQ cuda::memory_order_acquire\n#define SC cuda::memory_order_seq_cst\n";
+use common::HEADER;
 
 const KERNELS: &[(&str, u32, u32)] = &[
     (

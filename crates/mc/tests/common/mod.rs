@@ -9,6 +9,28 @@ use warpsafe_ir::Kernel;
 use warpsafe_mc::{explore, Config, Exploration, Loc};
 use warpsafe_source::{SourceFile, SourceMap};
 
+/// The memory-order macros litmus sources use (`RLX`, `REL`, `ACQ`, `SC`,
+/// `ACQREL`), with `<cuda/atomic>` and `<assert.h>`.
+pub const HEADER: &str = "#include <cuda/atomic>\n#include <assert.h>\n#define RLX cuda::memory_order_relaxed\n#define REL cuda::memory_order_release\n#define ACQ cuda::memory_order_acquire\n#define SC cuda::memory_order_seq_cst\n#define ACQREL cuda::memory_order_acq_rel\n";
+
+/// Message passing of plain `data` through an atomic flag (release store,
+/// acquire load) of scope `SCOPE`, to be replaced.
+pub const MP: &str = r#"
+__global__ void mp(int *data, int *flag, int *r) {
+    cuda::atomic_ref<int, cuda::thread_scope_SCOPE> F(*flag);
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t == 0) {
+        data[0] = 1;
+        F.store(1, REL);
+    } else {
+        int a = F.load(ACQ);
+        int b = -1;
+        if (a == 1) b = data[0];
+        r[0] = a;
+        r[1] = b;
+    }
+}"#;
+
 struct NoFiles;
 
 impl SourceLoader for NoFiles {
