@@ -116,3 +116,33 @@ fn lock_corpus_meets_every_expectation_under_explore() {
     );
     assert_eq!(out.status.code(), Some(0), "{stdout}");
 }
+
+/// The soundness kernels (`tests/kernels/soundness`, issue 14): one kernel
+/// per front-end or engine defect found, most with a racy twin. Each meets
+/// its expectation under both engines, so neither can call a racy twin
+/// race-free or miss what a construct means.
+#[test]
+fn soundness_corpus_meets_every_expectation_under_both_engines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let kernels = walk_count(&root.join("tests/kernels/soundness"));
+    assert!(kernels >= 10, "the soundness folder holds its kernels");
+    for engine in ["check", "explore"] {
+        let out = Command::new(get_cargo_bin("warpsafe"))
+            .current_dir(&root)
+            .args([
+                "corpus",
+                "--engine",
+                engine,
+                "--verbose",
+                "tests/kernels/soundness",
+            ])
+            .output()
+            .expect("invariant: the binary runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("{kernels} passed, 0 failed")),
+            "{engine}: {stdout}"
+        );
+        assert_eq!(out.status.code(), Some(0), "{engine}: {stdout}");
+    }
+}

@@ -166,6 +166,12 @@ impl TypeCx<'_> {
         if let Some(t) = self.types.typedefs.get(name) {
             return Ok(t.clone());
         }
+        if let Some(reason) = self.types.rejected.get(name) {
+            return Err(
+                Diagnostic::error("unsupported", format!("unsupported: {reason}"))
+                    .at(self.syn.span(n)),
+            );
+        }
         if self.types.structs.contains_key(name) {
             return Ok(CType::Struct(name.to_string()));
         }

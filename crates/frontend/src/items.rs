@@ -33,6 +33,12 @@ pub struct FnItem<'t> {
     pub broken: bool,
     /// The struct or class a method belongs to (`None` for free functions).
     pub owner: Option<String>,
+    /// The namespaces it is declared in, outermost first (anonymous
+    /// namespaces are transparent).
+    pub ns: Vec<String>,
+    /// For an explicit specialisation (`template <> int f<2>(int)`), its
+    /// template argument list.
+    pub spec: Option<Node<'t>>,
 }
 
 impl FnItem<'_> {
@@ -57,6 +63,31 @@ pub struct GlobalItem<'t> {
     pub quals: Quals,
 }
 
+/// A namespace-scope `using namespace N;` or `using N::f;`.
+#[derive(Clone, Debug)]
+pub struct Using {
+    /// The namespace the directive appears in.
+    pub scope: Vec<String>,
+    /// The path it names, as written (`N` or `N::f`).
+    pub path: Vec<String>,
+    /// `using namespace` (a directive) rather than a using-declaration.
+    pub directive: bool,
+}
+
+/// What lowering needs of a class beyond its field layout: the default
+/// member initialisers and whether user-written constructors or a
+/// destructor exist.
+#[derive(Clone, Debug, Default)]
+pub struct ClassInfo<'t> {
+    /// Default member initialisers (`unsigned off = 1;`), base classes'
+    /// first, by field name.
+    pub field_inits: Vec<(String, Node<'t>)>,
+    /// A constructor is declared or defined (in or out of the class).
+    pub has_ctor: bool,
+    /// A destructor declared or defined by the user.
+    pub dtor: Option<Node<'t>>,
+}
+
 #[derive(Default)]
 pub struct Items<'t> {
     pub fns: Vec<FnItem<'t>>,
@@ -68,7 +99,18 @@ pub struct Items<'t> {
     /// GPUVerify's file-scope `__axiom(e);` statements, in file order:
     /// assumptions every kernel starts with.
     pub axioms: Vec<Node<'t>>,
+    /// Namespace-scope using-directives and using-declarations.
+    pub usings: Vec<Using>,
+    /// Every named namespace declared in the file (paths from the root).
+    pub namespaces: std::collections::HashSet<Vec<String>>,
+    /// Constructors, destructors and default member initialisers by class.
+    pub classes: HashMap<String, ClassInfo<'t>>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The namespaces being walked during collection.
+    ns: Vec<String>,
+    /// The syntax node that defined each class (a class met twice through
+    /// one node is one definition).
+    class_sites: HashMap<String, usize>,
 }
 
 impl<'t> Items<'t> {
@@ -102,19 +144,24 @@ impl<'t> Items<'t> {
         items
     }
 
-    /// Free functions (not methods) named `name`.
+    /// Free functions (not methods) named `name`, in every namespace.
     pub fn functions(&self, name: &str) -> Vec<&FnItem<'t>> {
         self.fns
             .iter()
-            .filter(|f| f.name == name && f.owner.is_none())
+            .filter(|f| f.name == name && f.owner.is_none() && f.spec.is_none())
             .collect()
+    }
+
+    /// Whether a namespace path names a namespace declared in the file.
+    pub fn is_namespace(&self, path: &[String]) -> bool {
+        self.namespaces.contains(path)
     }
 
     /// Methods named `name` of the struct or class `owner`.
     pub fn methods(&self, owner: &str, name: &str) -> Vec<&FnItem<'t>> {
         self.fns
             .iter()
-            .filter(|f| f.name == name && f.owner.as_deref() == Some(owner))
+            .filter(|f| f.name == name && f.owner.as_deref() == Some(owner) && f.spec.is_none())
             .collect()
     }
 
@@ -127,12 +174,44 @@ impl<'t> Items<'t> {
     fn item(&mut self, syn: &'t Syntax, n: Node<'t>, template: &[TemplateParam<'t>]) {
         match n.kind() {
             "namespace_definition" | "linkage_specification" => {
+                // `namespace a::b { }` opens both; an anonymous namespace is
+                // transparent (its names are visible in the enclosing one).
+                let opened: Vec<String> = match n.child_by_field_name("name") {
+                    Some(name) if n.kind() == "namespace_definition" => syn
+                        .text(name)
+                        .split("::")
+                        .map(|p| p.trim().to_string())
+                        .filter(|p| !p.is_empty())
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let depth = self.ns.len();
+                for part in opened {
+                    self.ns.push(part);
+                    self.namespaces.insert(self.ns.clone());
+                }
                 if let Some(body) = n.child_by_field_name("body") {
                     if body.kind() == "declaration_list" {
                         self.walk(syn, body, template);
                     } else {
                         self.item(syn, body, template);
                     }
+                }
+                self.ns.truncate(depth);
+            }
+            "using_declaration" => {
+                let directive = syn.text(n).split_whitespace().nth(1) == Some("namespace");
+                if let Some(target) = named_children(n).into_iter().last() {
+                    let path = syn
+                        .text(target)
+                        .split("::")
+                        .map(|p| p.trim().to_string())
+                        .collect();
+                    self.usings.push(Using {
+                        scope: self.ns.clone(),
+                        path,
+                        directive,
+                    });
                 }
             }
             "declaration_list" => self.walk(syn, n, template),
@@ -199,12 +278,32 @@ impl<'t> Items<'t> {
 
     fn function(&mut self, syn: &'t Syntax, n: Node<'t>, template: &[TemplateParam<'t>]) {
         // Structs defined in the return type position are rare; functions
-        // whose declarator is not a plain name (operators, methods) are skipped.
+        // whose declarator is not a plain or qualified name (operators) are
+        // skipped.
         let Some(decl) = n.child_by_field_name("declarator") else {
             return;
         };
-        let Some(name) = function_name(syn, decl) else {
-            return;
+        let mut ns = self.ns.clone();
+        let mut owner = None;
+        let name = match function_name(syn, decl) {
+            Some(name) => name,
+            None => {
+                // `a::f(...) { }` or `S::m(...) { }` defined out of line.
+                let Some((scope, name)) = qualified_function_name(syn, decl) else {
+                    return;
+                };
+                match scope.last() {
+                    Some(class) if self.types.structs.contains_key(class) => {
+                        let class = class.clone();
+                        if name == class {
+                            self.classes.entry(class.clone()).or_default().has_ctor = true;
+                        }
+                        owner = Some(class);
+                    }
+                    _ => ns.extend(scope),
+                }
+                name
+            }
         };
         let q = quals(syn, n);
         if n.has_error() {
@@ -225,7 +324,9 @@ impl<'t> Items<'t> {
             quals: q,
             template: template.to_vec(),
             broken: n.has_error(),
-            owner: None,
+            owner,
+            ns,
+            spec: specialisation_args(decl),
         });
     }
 
@@ -320,7 +421,24 @@ impl<'t> Items<'t> {
             Some(nm) => syn.text(nm).to_string(),
             None => anon_struct_name(n),
         };
+        if let Some(reason) = self.unmodelled_layout(syn, n, body) {
+            self.types.structs.remove(&name);
+            self.types.rejected.insert(name, reason);
+            return;
+        }
+        // One name, two definitions (in different namespaces): which one a
+        // use means needs qualified lookup, which types do not have yet.
+        let site = *self.class_sites.entry(name.clone()).or_insert(n.id());
+        if site != n.id() {
+            self.types.structs.remove(&name);
+            self.types.rejected.insert(
+                name,
+                "a class defined twice (in different namespaces): warpsafe does not resolve qualified type names".into(),
+            );
+            return;
+        }
         let mut def = StructDef::default();
+        let mut info = ClassInfo::default();
         // Base classes' fields come first.
         for child in named_children(n) {
             if child.kind() == "base_class_clause" {
@@ -329,10 +447,23 @@ impl<'t> Items<'t> {
                     if let Some(b) = self.types.structs.get(&bname) {
                         def.fields.extend(b.fields.clone());
                     }
+                    if let Some(b) = self.classes.get(&bname) {
+                        info.field_inits.extend(b.field_inits.clone());
+                        info.has_ctor |= b.has_ctor;
+                        info.dtor = info.dtor.or(b.dtor);
+                    }
                 }
             }
         }
         for field in named_children(body) {
+            // Constructors and destructors, declared or defined in the class.
+            if let Some(decl) = field.child_by_field_name("declarator") {
+                match special_member(syn, decl) {
+                    Some(Special::Dtor) => info.dtor = Some(field),
+                    Some(Special::Ctor(c)) if c == name => info.has_ctor = true,
+                    _ => {}
+                }
+            }
             if field.kind() == "function_definition" {
                 // A method defined in the class body.
                 let fname = field
@@ -346,6 +477,8 @@ impl<'t> Items<'t> {
                         template: Vec::new(),
                         broken: field.has_error(),
                         owner: Some(name.clone()),
+                        ns: self.ns.clone(),
+                        spec: None,
                     });
                 }
                 continue;
@@ -373,25 +506,68 @@ impl<'t> Items<'t> {
                 return;
             };
             if declarators.is_empty() {
-                // An anonymous struct/union member: its fields are inlined.
+                // An anonymous struct member: its fields are inlined.
                 if let CType::Struct(inner) = &base {
                     if let Some(d) = self.types.structs.get(inner) {
                         def.fields.extend(d.fields.clone());
                     }
+                    if let Some(i) = self.classes.get(inner) {
+                        info.field_inits.extend(i.field_inits.clone());
+                    }
                 }
                 continue;
             }
-            for d in declarators {
+            for d in &declarators {
                 if d.kind() == "function_declarator" {
                     continue;
                 }
-                match cx.declarator(base.clone(), d) {
-                    Ok(decl) => def.fields.push((syn.text(decl.name).to_string(), decl.ty)),
+                match cx.declarator(base.clone(), *d) {
+                    Ok(decl) => {
+                        let fname = syn.text(decl.name).to_string();
+                        if let Some(init) = field.child_by_field_name("default_value") {
+                            info.field_inits.push((fname.clone(), init));
+                        }
+                        def.fields.push((fname, decl.ty));
+                    }
                     Err(_) => return,
                 }
             }
         }
-        self.types.structs.insert(name, def);
+        self.types.structs.insert(name.clone(), def);
+        self.classes.insert(name, info);
+    }
+
+    /// Why a class's memory layout cannot be modelled, if it cannot: a
+    /// union (members share storage), a bit-field (adjacent bit-fields are
+    /// one memory location), or an anonymous union member.
+    fn unmodelled_layout(&self, syn: &Syntax, n: Node, body: Node) -> Option<String> {
+        if n.kind() == "union_specifier" {
+            return Some("unions are not modelled (their members share storage)".into());
+        }
+        for field in named_children(body) {
+            if named_children(field)
+                .iter()
+                .any(|c| c.kind() == "bitfield_clause")
+            {
+                return Some(format!(
+                    "bit-fields are not modelled (adjacent bit-fields are one memory location): `{}`",
+                    syn.text(field).trim()
+                ));
+            }
+            let inner = field.child_by_field_name("type");
+            if let Some(t) = inner.filter(|t| t.kind() == "union_specifier") {
+                return Some(format!(
+                    "unions are not modelled (their members share storage): `{}`",
+                    syn.text(t).lines().next().unwrap_or("").trim()
+                ));
+            }
+            if let Some(t) = inner.filter(|t| t.kind() == "type_identifier") {
+                if let Some(r) = self.types.rejected.get(syn.text(t)) {
+                    return Some(r.clone());
+                }
+            }
+        }
+        None
     }
 
     fn enum_def(&mut self, syn: &'t Syntax, n: Node<'t>) {
@@ -481,6 +657,87 @@ pub fn function_name(syn: &Syntax, mut d: Node) -> Option<String> {
             "identifier" | "field_identifier" => return Some(syn.text(d).to_string()),
             "template_function" => d = d.child_by_field_name("name")?,
             _ => return None,
+        }
+    }
+}
+
+/// The scope and name of a function declarator named `a::b::f`.
+fn qualified_function_name(syn: &Syntax, mut d: Node) -> Option<(Vec<String>, String)> {
+    loop {
+        match d.kind() {
+            "function_declarator"
+            | "pointer_declarator"
+            | "reference_declarator"
+            | "parenthesized_declarator"
+            | "attributed_declarator" => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| named_children(d).into_iter().next())?;
+            }
+            "qualified_identifier" => {
+                let text = syn.text(d);
+                if text.contains('<') || text.contains('~') || text.contains("operator") {
+                    return None;
+                }
+                let mut parts: Vec<String> =
+                    text.split("::").map(|p| p.trim().to_string()).collect();
+                let name = parts.pop()?;
+                if parts.iter().any(|p| p.is_empty()) || name.is_empty() {
+                    return None;
+                }
+                return Some((parts, name));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The template arguments of an explicit specialisation's declarator
+/// (`f<2>` in `template <> int f<2>(int)`).
+fn specialisation_args(mut d: Node) -> Option<Node> {
+    loop {
+        match d.kind() {
+            "template_function" => return d.child_by_field_name("arguments"),
+            "function_declarator"
+            | "pointer_declarator"
+            | "reference_declarator"
+            | "parenthesized_declarator"
+            | "attributed_declarator" => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| named_children(d).into_iter().next())?;
+            }
+            _ => return None,
+        }
+    }
+}
+
+enum Special {
+    Ctor(String),
+    Dtor,
+}
+
+/// Whether a member declarator declares a constructor (named after its
+/// class) or a destructor.
+fn special_member(syn: &Syntax, mut d: Node) -> Option<Special> {
+    loop {
+        match d.kind() {
+            "function_declarator" => {
+                let inner = d.child_by_field_name("declarator")?;
+                return match inner.kind() {
+                    "destructor_name" => Some(Special::Dtor),
+                    "identifier" | "field_identifier" | "type_identifier" => {
+                        Some(Special::Ctor(syn.text(inner).to_string()))
+                    }
+                    _ => None,
+                };
+            }
+            "pointer_declarator" | "reference_declarator" => return None,
+            _ => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| named_children(d).into_iter().next())?;
+            }
         }
     }
 }

@@ -45,6 +45,9 @@ pub struct StructDef {
 pub struct TypeTable {
     pub structs: HashMap<String, StructDef>,
     pub typedefs: HashMap<String, CType>,
+    /// Classes whose layout warpsafe cannot model (unions, bit-fields,
+    /// ambiguous names), with the reason: using one is an error.
+    pub rejected: HashMap<String, String>,
 }
 
 impl CType {

@@ -541,12 +541,23 @@ impl<'t> Lowerer<'_, 't> {
                     .into_iter()
                     .cloned()
                     .collect();
-                if let Some(m) = found
-                    .iter()
-                    .find(|m| m.def.child_by_field_name("body").is_some())
-                {
+                let defined: Vec<_> = found
+                    .into_iter()
+                    .filter(|m| m.def.child_by_field_name("body").is_some())
+                    .collect();
+                if !defined.is_empty() {
+                    let Some(m) = self.resolve_overload(&defined, None, args, n)? else {
+                        return Err(warpsafe_source::Diagnostic::error(
+                            "no-overload",
+                            format!(
+                                "no overload of `{owner}::{method}` accepts these {} argument(s)",
+                                args.len()
+                            ),
+                        )
+                        .at(self.span(n)));
+                    };
                     self.out.extend(block);
-                    return self.inline(m, None, args, n, Some(place));
+                    return self.inline(&m, None, args, n, Some(place));
                 }
             }
         }

@@ -64,33 +64,45 @@ impl<'t> Lowerer<'_, 't> {
             _ => return Err(self.unsupported(n, format!("call of `{}`", self.text(f)))),
         }
         let (name, targs) = self.callee_name(f);
-        // A local variable of function-pointer type would shadow; we have none.
+        // C++ lookup: a function of the file that the name denotes wins over
+        // a built-in of the same name when one of its overloads is viable.
+        if let super::overload::Lookup::Found(candidates) = self.lookup_callee(f, &name)? {
+            if let Some(chosen) = self.resolve_overload(&candidates, targs, &args, n)? {
+                if chosen.is_kernel() && !chosen.quals.device {
+                    return Err(
+                        self.unsupported(n, "calling a `__global__` function from device code")
+                    );
+                }
+                return self.inline(&chosen, targs, &args, n, None);
+            }
+            if let Some(v) = self.builtin_call(&name, targs, &args, n)? {
+                return Ok(v);
+            }
+            return Err(warpsafe_source::Diagnostic::error(
+                "no-overload",
+                format!(
+                    "no overload of `{name}` accepts these {} argument(s)",
+                    args.len()
+                ),
+            )
+            .at(self.span(n))
+            .with_label(self.syn.span(candidates[0].def), "a candidate"));
+        }
         if let Some(v) = self.builtin_call(&name, targs, &args, n)? {
             return Ok(v);
         }
-        let candidates: Vec<FnItem<'t>> = self
-            .items
-            .functions(&name)
-            .into_iter()
-            .filter(|f| f.def.child_by_field_name("body").is_some())
-            .cloned()
-            .collect();
-        if candidates.is_empty() {
-            if let Some((_, proto)) = self.items.prototypes.iter().find(|(p, _)| *p == name) {
-                return self.bodiless_call(&name, *proto, &args, n);
-            }
-            return Err(warpsafe_source::Diagnostic::error(
-                "undeclared",
-                format!("call to unknown function `{name}`"),
-            )
-            .at(self.span(f))
-            .with_note("warpsafe knows the CUDA built-ins and functions defined in the file"));
+        if let Some((_, proto)) = self.items.prototypes.iter().find(|(p, _)| *p == name) {
+            return self.bodiless_call(&name, *proto, &args, n);
         }
-        let chosen = self.choose_overload(&candidates, args.len(), n)?;
-        if chosen.is_kernel() && !chosen.quals.device {
-            return Err(self.unsupported(n, "calling a `__global__` function from device code"));
+        if let Some(d) = self.invisible_function(f, &name) {
+            return Err(d);
         }
-        self.inline(&chosen, targs, &args, n, None)
+        Err(warpsafe_source::Diagnostic::error(
+            "undeclared",
+            format!("call to unknown function `{name}`"),
+        )
+        .at(self.span(f))
+        .with_note("warpsafe knows the CUDA built-ins and functions defined in the file"))
     }
 
     /// The id of a function usable through a function pointer (0 is null).
@@ -101,6 +113,7 @@ impl<'t> Lowerer<'_, 't> {
             .position(|f| {
                 f.name == name
                     && f.owner.is_none()
+                    && f.spec.is_none()
                     && f.is_device()
                     && f.def.child_by_field_name("body").is_some()
             })
@@ -120,6 +133,7 @@ impl<'t> Lowerer<'_, 't> {
                 f.quals.device
                     && f.owner.is_none()
                     && f.template.is_empty()
+                    && f.spec.is_none()
                     && f.def.child_by_field_name("body").is_some()
             })
             .filter(|(_, f)| {
@@ -284,30 +298,7 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
-    fn choose_overload(&self, cands: &[FnItem<'t>], argc: usize, n: Node) -> R<FnItem<'t>> {
-        let fits: Vec<&FnItem<'t>> = cands
-            .iter()
-            .filter(|f| {
-                let (min, max) = self.arity(f);
-                (min..=max).contains(&argc)
-            })
-            .collect();
-        match fits.as_slice() {
-            [one] => Ok((*one).clone()),
-            [] => Err(self.unsupported(n, format!("no overload takes {argc} arguments"))),
-            [first, ..] => {
-                // Several overloads with the same arity: prefer device ones.
-                Ok(fits
-                    .iter()
-                    .find(|f| f.is_device())
-                    .copied()
-                    .unwrap_or(first)
-                    .clone())
-            }
-        }
-    }
-
-    fn arity(&self, f: &FnItem) -> (usize, usize) {
+    pub(super) fn arity(&self, f: &FnItem) -> (usize, usize) {
         let params = self.params_of(f);
         let required = params
             .iter()
@@ -361,10 +352,6 @@ impl<'t> Lowerer<'_, 't> {
         if self.call_stack.len() > 64 {
             return Err(self.unsupported(n, "calls nested more than 64 deep"));
         }
-        let body = f
-            .def
-            .child_by_field_name("body")
-            .ok_or_else(|| self.unsupported(n, "function without a body"))?;
         let params = self.params_of(f);
         // Evaluate arguments in the caller's environment.
         let mut values = Vec::new();
@@ -392,17 +379,32 @@ impl<'t> Lowerer<'_, 't> {
             }
         }
         let tenv = self.deduce(f, targs, &params, &values, n)?;
+        // An explicit specialisation for these template arguments replaces
+        // the primary template's body.
+        let spec = self.specialisation(f, &tenv)?;
+        let (f, tenv) = match &spec {
+            Some(s) => (s, TemplateEnv::default()),
+            None => (f, tenv),
+        };
+        let body = f
+            .def
+            .child_by_field_name("body")
+            .ok_or_else(|| self.unsupported(n, "function without a body"))?;
         let saved_tenv = std::mem::replace(&mut self.tenv, tenv);
         let saved_scopes =
             std::mem::replace(&mut self.scopes, vec![std::collections::HashMap::new()]);
         let saved_loops = std::mem::take(&mut self.loops);
+        let saved_usings = std::mem::take(&mut self.local_usings);
         self.call_stack.push(f.name.clone());
+        self.ns_stack.push(f.ns.clone());
         let taken = self.scan_addr_taken(body);
         self.addr_taken.push(taken);
         let result = self
             .bind_this(this, n)
             .and_then(|()| self.inline_body(f, body, &params, values, ref_places, n));
         self.addr_taken.pop();
+        self.ns_stack.pop();
+        self.local_usings = saved_usings;
         self.call_stack.pop();
         self.loops = saved_loops;
         self.scopes = saved_scopes;
@@ -515,6 +517,46 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
+    /// The explicit specialisation of template `f` whose arguments are the
+    /// deduced `env`, if the file has one.
+    fn specialisation(&self, f: &FnItem<'t>, env: &TemplateEnv) -> R<Option<FnItem<'t>>> {
+        if f.template.is_empty() {
+            return Ok(None);
+        }
+        for s in
+            self.items.fns.iter().filter(|s| {
+                s.spec.is_some() && s.name == f.name && s.ns == f.ns && s.owner == f.owner
+            })
+        {
+            let Some(list) = s.spec else { continue };
+            let args = named_children(list);
+            let mut matches = args.len() <= f.template.len();
+            for (tp, a) in f.template.iter().zip(&args) {
+                matches &= if tp.is_type {
+                    let t = self.type_cx().type_descriptor(*a).map_err(|_| {
+                        self.unsupported(*a, "a specialisation argument warpsafe cannot read")
+                    })?;
+                    env.types.get(&tp.name) == Some(&t)
+                } else {
+                    let v = crate::consteval::eval(self.syn, *a, self).ok_or_else(|| {
+                        self.unsupported(*a, "a specialisation argument that is not a constant")
+                    })?;
+                    env.values.get(&tp.name) == Some(&v)
+                };
+            }
+            if matches && args.len() < f.template.len() {
+                return Err(self.unsupported(
+                    list,
+                    "an explicit specialisation that relies on default template arguments",
+                ));
+            }
+            if matches {
+                return Ok(Some(s.clone()));
+            }
+        }
+        Ok(None)
+    }
+
     fn return_type(&self, f: &FnItem<'t>) -> R<CType> {
         let ty_node = f
             .def
@@ -542,7 +584,7 @@ impl<'t> Lowerer<'_, 't> {
 
     /// Template arguments of a call: explicit ones, else deduced from the
     /// argument types of parameters declared as `T`, `T*`.
-    fn deduce(
+    pub(super) fn deduce(
         &self,
         f: &FnItem<'t>,
         targs: Option<Node<'t>>,

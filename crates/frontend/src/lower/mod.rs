@@ -13,6 +13,7 @@ mod cuda_atomic;
 mod entry;
 mod expr;
 mod memcpy;
+mod overload;
 mod place;
 mod stmt;
 mod targets;
@@ -81,6 +82,11 @@ pub struct Lowerer<'a, 't> {
     loops: Vec<LoopCtx>,
     returns: Vec<ReturnCtx>,
     call_stack: Vec<String>,
+    /// The namespace of each function on the call stack (name lookup).
+    ns_stack: Vec<Vec<String>>,
+    /// Using-directives (`true`) and using-declarations in the body of the
+    /// function being lowered, as written paths.
+    local_usings: Vec<(Vec<String>, bool)>,
     /// Labels of forward `goto`s in scope, and the block each one leaves.
     goto_targets: HashMap<String, LoopId>,
     next_loop: u32,
@@ -129,6 +135,8 @@ impl<'a, 't> Lowerer<'a, 't> {
             loops: Vec::new(),
             returns: Vec::new(),
             call_stack: vec![f.name.clone()],
+            ns_stack: vec![f.ns.clone()],
+            local_usings: Vec::new(),
             goto_targets: HashMap::new(),
             next_loop: 0,
             ptr_targets: HashMap::new(),

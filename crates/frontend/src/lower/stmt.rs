@@ -81,10 +81,23 @@ impl<'t> Lowerer<'_, 't> {
                     None => Err(self.unsupported(n, "`goto` to a label that is not later in an enclosing block (backward or into a block)")),
                 }
             }
+            "using_declaration" => {
+                // Visible to calls in the rest of the function (name lookup,
+                // `overload.rs`); block scoping is not tracked.
+                let directive = self.text(n).split_whitespace().nth(1) == Some("namespace");
+                if let Some(target) = named_children(n).into_iter().last() {
+                    let path = self
+                        .text(target)
+                        .split("::")
+                        .map(|p| p.trim().to_string())
+                        .collect();
+                    self.local_usings.push((path, directive));
+                }
+                Ok(())
+            }
             "type_definition"
             | "struct_specifier"
             | "alias_declaration"
-            | "using_declaration"
             | "static_assert_declaration"
             | "namespace_alias_definition" => Ok(()),
             "try_statement" | "throw_statement" => Err(self.unsupported(n, "exceptions")),
