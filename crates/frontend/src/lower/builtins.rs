@@ -309,16 +309,36 @@ impl<'t> Lowerer<'_, 't> {
                 Value::Scalar(Expr::Select(Box::new(c), Box::new(neg), Box::new(x)), t2)
             }
             "__mul24" | "__umul24" => {
-                let a = self.scalar(arg(0)?)?;
-                let b = self.scalar(arg(1)?)?;
-                let t = if name == "__mul24" {
-                    ScalarTy::I32
+                // The low 32 bits of the product of the operands' low 24
+                // bits (sign-extended for `__mul24`), in wrapping unsigned
+                // arithmetic.
+                let u = ScalarTy::U32;
+                let mut ops = Vec::new();
+                for i in 0..2 {
+                    let (e, t) = self.scalar(arg(i)?)?;
+                    let low = Expr::binary(
+                        BinOp::BitAnd,
+                        u,
+                        self.convert(e, t, u),
+                        Expr::int(0x00ff_ffff, u),
+                    );
+                    ops.push(if name == "__mul24" {
+                        let flipped =
+                            Expr::binary(BinOp::BitXor, u, low, Expr::int(0x0080_0000, u));
+                        Expr::binary(BinOp::Sub, u, flipped, Expr::int(0x0080_0000, u))
+                    } else {
+                        low
+                    });
+                }
+                let y = ops.pop().expect("invariant: two operands were pushed");
+                let x = ops.pop().expect("invariant: two operands were pushed");
+                let product = Expr::binary(BinOp::Mul, u, x, y);
+                if name == "__mul24" {
+                    let t = ScalarTy::I32;
+                    Value::Scalar(self.convert(product, u, t), t)
                 } else {
-                    ScalarTy::U32
-                };
-                let (x, y) = (self.convert(a.0, a.1, t), self.convert(b.0, b.1, t));
-                // Exact when both operands fit in 24 bits, as CUDA requires.
-                Value::Scalar(Expr::binary(BinOp::Mul, t, x, y), t)
+                    Value::Scalar(product, u)
+                }
             }
             "__ldg" => {
                 let p = self.value(arg(0)?)?;

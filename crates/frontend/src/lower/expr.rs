@@ -581,6 +581,22 @@ impl<'t> Lowerer<'_, 't> {
                 }
             }
             // `sizeof x` does not evaluate x: lower it in a discarded block.
+            // An array object is measured whole, before it decays to a
+            // pointer.
+            if let Ok((
+                _,
+                Place::Mem {
+                    ty: ty @ CType::Array(..),
+                    ..
+                },
+            )) = self.block(|s| s.place(e))
+            {
+                let bytes = self.size_of(&ty, n)?;
+                return Ok(Value::Scalar(
+                    Expr::int(bytes as i128, ScalarTy::U64),
+                    ScalarTy::U64,
+                ));
+            }
             let (_, v) = self.block(|s| s.value(e))?;
             match v {
                 Value::Scalar(_, t) => CType::Scalar(t),

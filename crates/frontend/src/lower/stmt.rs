@@ -1008,7 +1008,33 @@ impl<'t> Lowerer<'_, 't> {
                 format!("the `__shared__` array `{name}` needs {bytes} bytes; a block has at most {MAX_SHARED_BYTES}"),
             ));
         }
-        let id = self.new_array(name, MemSpace::Shared, origin, &elem, dims, slots, span);
+        // Every `extern __shared__` array of a kernel starts at the block's
+        // dynamic shared memory: they are one array (aliases), which is only
+        // modelled when they agree on the element type.
+        let existing = (origin == ArrayOrigin::DynamicShared)
+            .then(|| {
+                self.kernel
+                    .arrays
+                    .iter()
+                    .find(|a| a.origin == ArrayOrigin::DynamicShared)
+            })
+            .flatten();
+        let id = match existing {
+            Some(a) if a.slots == slots && a.elem == elem.describe() => a.id,
+            Some(a) => {
+                return Err(self
+                    .unsupported(
+                        d,
+                        format!(
+                            "`extern __shared__` arrays of different element types (`{}` and `{}`) alias one buffer; reinterpreting memory is not modelled",
+                            a.elem,
+                            elem.describe()
+                        ),
+                    )
+                    .with_label(a.span, "the other array"))
+            }
+            None => self.new_array(name, MemSpace::Shared, origin, &elem, dims, slots, span),
+        };
         let ty = match ty {
             CType::Array(e, None) => CType::Array(e.clone(), None),
             t => t.clone(),
