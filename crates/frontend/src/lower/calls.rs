@@ -138,7 +138,7 @@ impl<'t> Lowerer<'_, 't> {
             })
             .filter(|(_, f)| {
                 let (min, max) = self.arity(f);
-                (min..=max).contains(&argc) && !self.call_stack.contains(&f.name)
+                (min..=max).contains(&argc) && !self.call_stack.contains(&f.def.id())
             })
             .map(|(i, f)| (i as u32 + 1, f.clone()))
             .collect();
@@ -341,7 +341,7 @@ impl<'t> Lowerer<'_, 't> {
                 format!("a call to `{}`, which has syntax errors", f.name),
             ));
         }
-        if self.call_stack.contains(&f.name) {
+        if self.call_stack.contains(&f.def.id()) {
             return Err(warpsafe_source::Diagnostic::error(
                 "recursion",
                 format!("recursive call to `{}`: recursion is not supported", f.name),
@@ -395,13 +395,13 @@ impl<'t> Lowerer<'_, 't> {
             std::mem::replace(&mut self.scopes, vec![std::collections::HashMap::new()]);
         let saved_loops = std::mem::take(&mut self.loops);
         let saved_usings = std::mem::take(&mut self.local_usings);
-        self.call_stack.push(f.name.clone());
+        self.call_stack.push(f.def.id());
         self.ns_stack.push(f.ns.clone());
         let taken = self.scan_addr_taken(body);
         self.addr_taken.push(taken);
-        let result = self
-            .bind_this(this, n)
-            .and_then(|()| self.inline_body(f, body, &params, values, ref_places, n));
+        let result = self.bind_this(this.clone(), n).and_then(|()| {
+            self.inline_body(f, body, (&params, values, ref_places), this.as_ref(), n)
+        });
         self.addr_taken.pop();
         self.ns_stack.pop();
         self.local_usings = saved_usings;
@@ -430,9 +430,8 @@ impl<'t> Lowerer<'_, 't> {
         &mut self,
         f: &FnItem<'t>,
         body: Node<'t>,
-        params: &[Node<'t>],
-        values: Vec<Option<Value>>,
-        refs: Vec<Option<Place>>,
+        (params, values, refs): ParamBindings<'_, 't>,
+        this: Option<&Place>,
         n: Node<'t>,
     ) -> R<Value> {
         for ((p, v), r) in params.iter().zip(values).zip(refs) {
@@ -467,6 +466,9 @@ impl<'t> Lowerer<'_, 't> {
                     self.bind(&name, Binding::Place(place));
                 }
             }
+        }
+        if let Some(this) = this {
+            self.ctor_prologue(f, this, n)?;
         }
         let ret_ty = self.return_type(f)?;
         let span = self.span(n);
@@ -558,6 +560,10 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     fn return_type(&self, f: &FnItem<'t>) -> R<CType> {
+        if f.owner.as_ref() == Some(&f.name) {
+            // A constructor.
+            return Ok(CType::Void);
+        }
         let ty_node = f
             .def
             .child_by_field_name("type")
@@ -656,6 +662,10 @@ impl<'t> Lowerer<'_, 't> {
         Ok(env)
     }
 }
+
+/// A call's parameters with, for each, the argument's value (by-value
+/// parameters) or place (references).
+type ParamBindings<'a, 't> = (&'a [Node<'t>], Vec<Option<Value>>, Vec<Option<Place>>);
 
 /// Whether the inlined body needs its single-pass loop: it breaks to `id`
 /// somewhere other than as its very last statement.

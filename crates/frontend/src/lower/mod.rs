@@ -9,6 +9,7 @@
 
 mod builtins;
 mod calls;
+mod ctor;
 mod cuda_atomic;
 mod entry;
 mod expr;
@@ -81,7 +82,8 @@ pub struct Lowerer<'a, 't> {
     shared_sites: HashMap<usize, Place>,
     loops: Vec<LoopCtx>,
     returns: Vec<ReturnCtx>,
-    call_stack: Vec<String>,
+    /// The definitions being inlined (by syntax node id): recursion.
+    call_stack: Vec<usize>,
     /// The namespace of each function on the call stack (name lookup).
     ns_stack: Vec<Vec<String>>,
     /// Using-directives (`true`) and using-declarations in the body of the
@@ -134,7 +136,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             shared_sites: HashMap::new(),
             loops: Vec::new(),
             returns: Vec::new(),
-            call_stack: vec![f.name.clone()],
+            call_stack: vec![f.def.id()],
             ns_stack: vec![f.ns.clone()],
             local_usings: Vec::new(),
             goto_targets: HashMap::new(),

@@ -625,7 +625,26 @@ impl<'t> Lowerer<'_, 't> {
                 }
                 _ => {}
             }
+            let class = match &declared.ty {
+                CType::Struct(c) if self.has_initialisation(c) => Some(c.clone()),
+                CType::Array(..) => {
+                    let (elem, _) = array_shape(&declared.ty);
+                    if matches!(&elem, CType::Struct(c) if self.has_initialisation(c)) {
+                        return Err(self.unsupported(
+                            d,
+                            "an array of a class with constructors or default member initialisers",
+                        ));
+                    }
+                    None
+                }
+                _ => None,
+            };
             let place = self.local_place(&name, &declared.ty, q.volatile, d)?;
+            if let Some(c) = class {
+                self.construct(&place, &c, init, d)?;
+                self.bind(&name, Binding::Place(place));
+                continue;
+            }
             // Bind before the initialiser is lowered only when C allows
             // self-reference; it does not matter for supported code.
             if let Some(init) = init {
@@ -910,7 +929,7 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
-    fn zero(&mut self, p: &Place, ty: &CType, n: Node<'t>) -> R<()> {
+    pub(super) fn zero(&mut self, p: &Place, ty: &CType, n: Node<'t>) -> R<()> {
         match ty {
             CType::FnPtr => self.write(p, Value::FnPtr(Expr::int(0, ScalarTy::U32)), n),
             CType::Scalar(t) | CType::Atomic(t, _) => {
