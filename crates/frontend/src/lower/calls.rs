@@ -68,6 +68,17 @@ impl<'t> Lowerer<'_, 't> {
         // a built-in of the same name when one of its overloads is viable.
         if let super::overload::Lookup::Found(candidates) = self.lookup_callee(f, &name)? {
             if let Some(chosen) = self.resolve_overload(&candidates, targs, &args, n)? {
+                // A built-in of the name (CUDA declares them as non-template
+                // overloads for every arithmetic type) beats a user template
+                // that matches no better.
+                if !chosen.template.is_empty()
+                    && targs.is_none()
+                    && self.is_builtin(&name, &args, n)
+                {
+                    if let Some(v) = self.builtin_call(&name, targs, &args, n)? {
+                        return Ok(v);
+                    }
+                }
                 if chosen.is_kernel() && !chosen.quals.device {
                     return Err(
                         self.unsupported(n, "calling a `__global__` function from device code")
@@ -103,6 +114,15 @@ impl<'t> Lowerer<'_, 't> {
         )
         .at(self.span(f))
         .with_note("warpsafe knows the CUDA built-ins and functions defined in the file"))
+    }
+
+    /// Whether `name(args)` is a built-in call warpsafe lowers (tried in a
+    /// discarded block).
+    fn is_builtin(&mut self, name: &str, args: &[Node<'t>], n: Node<'t>) -> bool {
+        matches!(
+            self.block(|s| s.builtin_call(name, None, args, n)),
+            Ok((_, Some(_)))
+        )
     }
 
     /// The id of a function usable through a function pointer (0 is null).
@@ -356,29 +376,51 @@ impl<'t> Lowerer<'_, 't> {
         // Evaluate arguments in the caller's environment.
         let mut values = Vec::new();
         let mut ref_places = Vec::new();
+        // What template deduction sees of each argument, references included.
+        let mut deduced_from = Vec::new();
         for (i, p) in params.iter().enumerate() {
             let is_ref = p
                 .child_by_field_name("declarator")
                 .is_some_and(|d| d.kind() == "reference_declarator");
+            let is_const = crate::decl::quals(self.syn, *p).const_;
+            let place = match args.get(i) {
+                Some(a) if is_ref => match self.block(|s| s.place(*a)) {
+                    Ok((block, place)) => {
+                        self.out.extend(block);
+                        Some(place)
+                    }
+                    // A `const T&` binds to a temporary holding an rvalue.
+                    Err(_) if is_const => None,
+                    Err(e) => return Err(e),
+                },
+                _ => None,
+            };
             match args.get(i) {
-                Some(a) if is_ref => {
-                    ref_places.push(Some(self.place(*a)?));
+                Some(a) if place.is_some() => {
+                    let place = place.expect("invariant: checked just above");
+                    let seen = self.block(|s| s.read(&place, *a)).ok().map(|(_, v)| v);
+                    deduced_from.push(seen);
+                    ref_places.push(Some(place));
                     values.push(None);
                 }
                 Some(a) => {
                     ref_places.push(None);
-                    values.push(Some(self.value(*a)?));
+                    let v = self.value(*a)?;
+                    deduced_from.push(Some(v.clone()));
+                    values.push(Some(v));
                 }
                 None => {
                     let default = p
                         .child_by_field_name("default_value")
                         .ok_or_else(|| self.unsupported(n, "missing argument"))?;
                     ref_places.push(None);
-                    values.push(Some(self.value(default)?));
+                    let v = self.value(default)?;
+                    deduced_from.push(Some(v.clone()));
+                    values.push(Some(v));
                 }
             }
         }
-        let tenv = self.deduce(f, targs, &params, &values, n)?;
+        let tenv = self.deduce(f, targs, &params, &deduced_from, n)?;
         // An explicit specialisation for these template arguments replaces
         // the primary template's body.
         let spec = self.specialisation(f, &tenv)?;
