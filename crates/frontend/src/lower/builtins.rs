@@ -545,7 +545,14 @@ impl<'t> Lowerer<'_, 't> {
             }
         }
         // A method of a struct or class, inlined with its fields in scope.
-        if let Ok((block, place)) = self.block(|s| s.place(recv)) {
+        let object = self.block(|s| {
+            if recv.kind() == "this" && arrow {
+                s.this_place(recv)
+            } else {
+                s.place(recv)
+            }
+        });
+        if let Ok((block, place)) = object {
             let owner = match &place {
                 Place::Agg(CType::Struct(s), _)
                 | Place::Mem {

@@ -64,6 +64,28 @@ impl<'t> Lowerer<'_, 't> {
             _ => return Err(self.unsupported(n, format!("call of `{}`", self.text(f)))),
         }
         let (name, targs) = self.callee_name(f);
+        // Inside a method, the class's members hide functions of the
+        // enclosing namespaces (the implicit `this->`).
+        if let Some((class, this)) = self.this_stack.last().cloned().flatten() {
+            let members: Vec<FnItem<'t>> = self
+                .items
+                .methods(&class, &name)
+                .into_iter()
+                .filter(|m| m.def.child_by_field_name("body").is_some())
+                .cloned()
+                .collect();
+            if f.kind() == "identifier" && !members.is_empty() {
+                let chosen = self
+                    .resolve_overload(&members, targs, &args, n)?
+                    .ok_or_else(|| {
+                        self.unsupported(
+                            n,
+                            format!("no overload of `{class}::{name}` accepts these arguments"),
+                        )
+                    })?;
+                return self.inline(&chosen, targs, &args, n, Some(this));
+            }
+        }
         // C++ lookup: a function of the file that the name denotes wins over
         // a built-in of the same name when one of its overloads is viable.
         if let super::overload::Lookup::Found(candidates) = self.lookup_callee(f, &name)? {
@@ -114,6 +136,14 @@ impl<'t> Lowerer<'_, 't> {
         )
         .at(self.span(f))
         .with_note("warpsafe knows the CUDA built-ins and functions defined in the file"))
+    }
+
+    /// The object `this` points to in the method being lowered.
+    pub fn this_place(&self, n: Node<'t>) -> R<Place> {
+        match self.this_stack.last() {
+            Some(Some((_, p))) => Ok(p.clone()),
+            _ => Err(self.unsupported(n, "`this` outside a method")),
+        }
     }
 
     /// Whether `name(args)` is a built-in call warpsafe lowers (tried in a
@@ -439,6 +469,9 @@ impl<'t> Lowerer<'_, 't> {
         let saved_usings = std::mem::take(&mut self.local_usings);
         self.call_stack.push(f.def.id());
         self.ns_stack.push(f.ns.clone());
+        let class = f.owner.clone();
+        self.this_stack
+            .push(this.clone().and_then(|p| class.map(|c| (c, p))));
         let taken = self.scan_addr_taken(body);
         self.addr_taken.push(taken);
         let result = self.bind_this(this.clone(), n).and_then(|()| {
@@ -446,6 +479,7 @@ impl<'t> Lowerer<'_, 't> {
         });
         self.addr_taken.pop();
         self.ns_stack.pop();
+        self.this_stack.pop();
         self.local_usings = saved_usings;
         self.call_stack.pop();
         self.loops = saved_loops;

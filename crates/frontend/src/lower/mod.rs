@@ -84,6 +84,9 @@ pub struct Lowerer<'a, 't> {
     returns: Vec<ReturnCtx>,
     /// The definitions being inlined (by syntax node id): recursion.
     call_stack: Vec<usize>,
+    /// The object each function on the call stack was called on, with its
+    /// class (`None` for free functions): `this`, and member lookup.
+    this_stack: Vec<Option<(String, Place)>>,
     /// The namespace of each function on the call stack (name lookup).
     ns_stack: Vec<Vec<String>>,
     /// Using-directives (`true`) and using-declarations in the body of the
@@ -138,6 +141,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             returns: Vec::new(),
             call_stack: vec![f.def.id()],
             ns_stack: vec![f.ns.clone()],
+            this_stack: vec![None],
             local_usings: Vec::new(),
             goto_targets: HashMap::new(),
             next_loop: 0,

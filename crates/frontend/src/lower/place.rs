@@ -44,7 +44,9 @@ impl<'t> Lowerer<'_, 't> {
                     .child_by_field_name("field")
                     .ok_or_else(|| self.unsupported(n, "field"))?;
                 let arrow = n.child_by_field_name("operator").map(|o| self.text(o)) == Some("->");
-                let base = if arrow {
+                let base = if arrow && arg.kind() == "this" {
+                    self.this_place(arg)?
+                } else if arrow {
                     let v = self.value(arg)?;
                     let ptr = self.as_ptr(v, arg)?;
                     self.deref(ptr, n)?
