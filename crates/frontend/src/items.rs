@@ -55,6 +55,8 @@ impl FnItem<'_> {
 #[derive(Clone, Debug)]
 pub struct GlobalItem<'t> {
     pub name: String,
+    /// The namespace it is declared in.
+    pub ns: Vec<String>,
     /// A file-scope variable without `__device__`/`__constant__`/`__shared__`
     /// (host memory in CUDA; GPUVerify treats it as global memory).
     pub host: bool,
@@ -103,6 +105,10 @@ pub struct Items<'t> {
     pub usings: Vec<Using>,
     /// Every named namespace declared in the file (paths from the root).
     pub namespaces: std::collections::HashSet<Vec<String>>,
+    /// Names of variables and constants declared in several namespaces or
+    /// scoped enumerations: which one a use means needs qualified lookup of
+    /// variables, which warpsafe does not do, so a use is an error.
+    pub ambiguous: std::collections::HashSet<String>,
     /// Constructors, destructors and default member initialisers by class.
     pub classes: HashMap<String, ClassInfo<'t>>,
     pub diagnostics: Vec<Diagnostic>,
@@ -358,8 +364,9 @@ impl<'t> Items<'t> {
                 continue;
             };
             if q.shared || q.constant || q.device {
-                self.globals.push(GlobalItem {
+                self.define_global(GlobalItem {
                     name,
+                    ns: self.ns.clone(),
                     host: false,
                     decl: n,
                     declarator: d,
@@ -369,12 +376,13 @@ impl<'t> Items<'t> {
                 // `const int N = 64;` at file scope: usable in array sizes.
                 if let Some(v) = d.child_by_field_name("value") {
                     if let Some(c) = eval(syn, v, &self.consts) {
-                        self.consts.insert(name, c);
+                        self.define_const(name, c);
                     }
                 }
             } else if !q.extern_ {
-                self.globals.push(GlobalItem {
+                self.define_global(GlobalItem {
                     name,
+                    ns: self.ns.clone(),
                     host: true,
                     decl: n,
                     declarator: d,
@@ -592,9 +600,40 @@ impl<'t> Items<'t> {
                     next = c;
                 }
             }
-            self.consts.insert(syn.text(name).to_string(), next);
+            self.define_const(syn.text(name).to_string(), next);
             next += 1;
         }
+    }
+}
+
+impl<'t> Items<'t> {
+    /// A file- or namespace-scope constant (or enumerator); a name given two
+    /// different values in different scopes is ambiguous.
+    fn define_const(&mut self, name: String, value: i128) {
+        if self.ambiguous.contains(&name) {
+            return;
+        }
+        match self.consts.get(&name) {
+            Some(v) if *v != value => {
+                self.consts.remove(&name);
+                self.ambiguous.insert(name);
+            }
+            _ => {
+                self.consts.insert(name, value);
+            }
+        }
+    }
+
+    /// A device or host variable; one name in two namespaces is ambiguous.
+    fn define_global(&mut self, g: GlobalItem<'t>) {
+        if self
+            .globals
+            .iter()
+            .any(|o| o.name == g.name && o.ns != g.ns)
+        {
+            self.ambiguous.insert(g.name.clone());
+        }
+        self.globals.push(g);
     }
 }
 

@@ -735,11 +735,32 @@ impl<'t> Lowerer<'_, 't> {
 
     /// A file-scope `__device__`, `__constant__` or `__shared__` variable,
     /// created in the kernel on first use.
+    /// A variable or constant name declared in several namespaces or scoped
+    /// enumerations, used where warpsafe cannot tell which one is meant.
+    pub fn ambiguous_name(&self, n: Node<'t>, name: &str) -> warpsafe_source::Diagnostic {
+        warpsafe_source::Diagnostic::error(
+            "unsupported",
+            format!("unsupported: `{name}` is declared in several namespaces or scoped enumerations; warpsafe does not resolve which one a use means"),
+        )
+        .at(self.span(n))
+    }
+
     pub fn global(&mut self, name: &str, n: Node<'t>) -> R<Option<Place>> {
         if let Some(p) = self.globals.get(name) {
             return Ok(Some(p.clone()));
         }
-        let Some(g) = self.items.globals.iter().find(|g| g.name == name).cloned() else {
+        if self.items.ambiguous.contains(name) {
+            return Err(self.ambiguous_name(n, name));
+        }
+        // The defining declaration (`extern` ones declare without storage).
+        let Some(g) = self
+            .items
+            .globals
+            .iter()
+            .filter(|g| g.name == name)
+            .min_by_key(|g| g.quals.extern_)
+            .cloned()
+        else {
             return Ok(None);
         };
         if g.host {

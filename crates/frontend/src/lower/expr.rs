@@ -52,13 +52,16 @@ impl<'t> Lowerer<'_, 't> {
             }
             "identifier" => self.identifier(n),
             "qualified_identifier" => {
-                if let Some(v) = crate::consteval::eval(self.syn, n, self) {
-                    return Ok(Value::Scalar(Expr::int(v, ScalarTy::I32), ScalarTy::I32));
-                }
-                let name = n
-                    .child_by_field_name("name")
-                    .ok_or_else(|| self.unsupported(n, "name"))?;
-                self.value(name)
+                // A qualified name never names a local: look past them.
+                self.without_locals(|s| {
+                    if let Some(v) = crate::consteval::eval(s.syn, n, s) {
+                        return Ok(Value::Scalar(Expr::int(v, ScalarTy::I32), ScalarTy::I32));
+                    }
+                    let name = n
+                        .child_by_field_name("name")
+                        .ok_or_else(|| s.unsupported(n, "name"))?;
+                    s.value(name)
+                })
             }
             "field_expression" => {
                 if let Some(b) = self.builtin_field(n) {
@@ -182,6 +185,9 @@ impl<'t> Lowerer<'_, 't> {
             Some(Binding::Group(g)) => return Ok(Value::Group(g)),
             Some(Binding::Unusable(d)) => return Err(d.with_label(self.span(n), "used here")),
             None => {}
+        }
+        if self.items.ambiguous.contains(name) {
+            return Err(self.ambiguous_name(n, name));
         }
         if let Some(v) = crate::consteval::ConstEnv::constant(self, name) {
             return Ok(Value::Scalar(Expr::int(v, ScalarTy::I32), ScalarTy::I32));

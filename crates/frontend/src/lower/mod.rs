@@ -378,6 +378,17 @@ impl<'a, 't> Lowerer<'a, 't> {
     }
 }
 
+impl<'t> Lowerer<'_, 't> {
+    /// Runs `f` with the local scopes hidden (for a qualified name, which
+    /// names a namespace-scope entity even where a local shadows it).
+    pub fn without_locals<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let r = f(self);
+        self.scopes = saved;
+        r
+    }
+}
+
 impl ConstEnv for Lowerer<'_, '_> {
     fn constant(&self, name: &str) -> Option<i128> {
         if let Some(Binding::Const(v, _)) = self.lookup(name) {

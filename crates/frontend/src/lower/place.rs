@@ -28,7 +28,8 @@ impl<'t> Lowerer<'_, 't> {
                 let name = n
                     .child_by_field_name("name")
                     .ok_or_else(|| self.unsupported(n, "name"))?;
-                self.place(name)
+                // A qualified name never names a local: look past them.
+                self.without_locals(|s| s.place(name))
             }
             "parenthesized_expression" => {
                 let inner = *named_children(n)
