@@ -412,3 +412,18 @@ fn an_assume_after_accesses_does_not_hide_earlier_races() {
     assert!(stdout.contains("DRF"), "{stdout}");
     assert_eq!(code, Some(0), "{stdout}");
 }
+
+/// `--timeout` takes 0..=4294967 seconds (the solvers' 32-bit millisecond
+/// limit): beyond it is a usage error (exit 2), never a panic or a solver
+/// that rejects its own option.
+#[test]
+fn timeout_out_of_range_is_a_usage_error() {
+    let text = "__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n";
+    for t in ["18446744073709551615", "4294968", "-1", "1e300"] {
+        let (code, _) = check_with("timeout_range.cu", text, &["--timeout", t]);
+        assert_eq!(code, Some(2), "--timeout {t}");
+    }
+    let (code, stdout) = check_with("timeout_max.cu", text, &["--timeout", "4294967"]);
+    assert!(stdout.contains("kernel k: DRF"), "{stdout}");
+    assert_eq!(code, Some(0), "{stdout}");
+}

@@ -67,8 +67,11 @@ impl SolverKind {
     }
 
     /// The `set-option` that makes each `check-sat` give up after `ms`
-    /// milliseconds (z3 `:timeout`, cvc5 `:tlimit-per`).
+    /// milliseconds (z3 `:timeout`, cvc5 `:tlimit-per`). Both solvers take
+    /// an unsigned 32-bit count: a longer limit is clamped to the largest
+    /// (about 49.7 days), which the solvers accept.
     pub(crate) fn timeout_option(self, ms: u128) -> Sexp {
+        let ms = ms.min(u128::from(u32::MAX));
         let option = match self {
             SolverKind::Z3 => ":timeout",
             SolverKind::Cvc5 => ":tlimit-per",

@@ -257,7 +257,10 @@ impl Solver {
         self.command(&command)?;
         self.flush();
         let start = Instant::now();
-        let deadline = self.timeout.map(|t| start + t + self.grace);
+        // A limit too far away to represent as an instant is no deadline.
+        let deadline = self
+            .timeout
+            .and_then(|t| start.checked_add(t.saturating_add(self.grace)));
         let answer = match self.read_answer(deadline, &command, "sat, unsat or unknown") {
             Ok(answer) => answer,
             Err(Failure::Deadline) => return Ok(self.watchdog_kill(start)),

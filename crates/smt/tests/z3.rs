@@ -187,3 +187,16 @@ fn bad_symbol_is_a_usage_error() {
     ));
     assert_eq!(s.check().expect("check"), CheckResult::Sat);
 }
+
+/// A limit too large for an `Instant` or for the solver's 32-bit
+/// millisecond option is no deadline and the solver's largest limit: the
+/// query is answered, nothing panics.
+#[test]
+fn huge_timeouts_neither_panic_nor_confuse_the_solver() {
+    for limit in [Duration::MAX, Duration::from_secs(100_000_000_000)] {
+        let mut s = z3_or_skip!(|c: SolverConfig| c.with_logic("QF_LIA").with_timeout(Some(limit)));
+        let x = s.declare_const("x", &Sort::Int).expect("declare");
+        s.assert(&term::gt(x, term::int(0))).expect("assert");
+        assert_eq!(s.check().expect("check"), CheckResult::Sat, "{limit:?}");
+    }
+}

@@ -28,14 +28,20 @@ use warpsafe_static::{
     Verdict,
 };
 
+/// The longest `--timeout`: z3 and cvc5 take their limit as an unsigned
+/// 32-bit number of milliseconds.
+const MAX_TIMEOUT_SECS: u64 = u32::MAX as u64 / 1000;
+
 #[derive(Args)]
 pub struct CheckArgs {
     /// The CUDA file (.cu or .cuh).
     pub file: PathBuf,
     #[command(flatten)]
     pub input: InputArgs,
-    /// Seconds allowed to each solver query (0: no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    /// Seconds allowed to each solver query (0: no limit; at most
+    /// 4294967, the solvers' own limit of 2^32-1 ms).
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_TIMEOUT_SECS))]
     pub timeout: u64,
     /// Also print an intermediate stage (repeatable).
     #[arg(long, value_enum, value_delimiter = ',')]
