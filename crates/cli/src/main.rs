@@ -52,29 +52,60 @@ pub mod exit {
 /// `--equality-abstraction`, ...) and `--warp-sync=N` (warpsafe never
 /// assumes lock-step warps) so that a corpus flag line can be pasted as it
 /// is; each one dropped is mentioned on stderr.
+/// A flag that names one of the subcommand's own options (in `--flag` or
+/// `--flag=value` form) always keeps its warpsafe meaning, even where
+/// GPUVerify has an option of the same name (`--verbose`, `--timeout`).
 fn without_gpuverify_options(args: impl Iterator<Item = String>) -> Vec<String> {
-    args.filter(|a| {
-        let parsed = a
-            .starts_with("--")
-            .then(|| warpsafe_corpus::parse_flags(std::slice::from_ref(a)).ok())
-            .flatten();
-        if parsed.as_ref().is_some_and(|f| f.warp_sync.is_some()) {
-            eprintln!(
-                "note: ignoring the GPUVerify option `{a}`: warpsafe assumes no lock-step \
+    let args: Vec<String> = args.collect();
+    let own = own_long_flags(&args);
+    args.into_iter()
+        .filter(|a| {
+            let name = a.split('=').next().unwrap_or(a);
+            if name.starts_with("--") && own.iter().any(|o| o == &name[2..]) {
+                return true;
+            }
+            let parsed = a
+                .starts_with("--")
+                .then(|| warpsafe_corpus::parse_flags(std::slice::from_ref(a)).ok())
+                .flatten();
+            if parsed.as_ref().is_some_and(|f| f.warp_sync.is_some()) {
+                eprintln!(
+                    "note: ignoring the GPUVerify option `{a}`: warpsafe assumes no lock-step \
                  between the threads of a warp (independent thread scheduling), so races \
                  that lock-step would hide are reported"
-            );
-            return false;
-        }
-        let ignored = parsed.is_some_and(|f| !f.ignored.is_empty());
-        if ignored {
-            eprintln!(
-                "note: ignoring the GPUVerify option `{a}`, which has no meaning for warpsafe"
-            );
-        }
-        !ignored
-    })
-    .collect()
+                );
+                return false;
+            }
+            let ignored = parsed.is_some_and(|f| !f.ignored.is_empty());
+            if ignored {
+                eprintln!(
+                    "note: ignoring the GPUVerify option `{a}`, which has no meaning for warpsafe"
+                );
+            }
+            !ignored
+        })
+        .collect()
+}
+
+/// The long options of the subcommand named in `args` (the first argument
+/// after the program that is not a flag), plus `help` and `version`.
+fn own_long_flags(args: &[String]) -> Vec<String> {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let mut own = vec!["help".to_string(), "version".to_string()];
+    let sub = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .and_then(|name| cli.find_subcommand(name));
+    if let Some(sub) = sub {
+        own.extend(
+            sub.get_arguments()
+                .filter_map(|a| a.get_long())
+                .map(str::to_string),
+        );
+    }
+    own
 }
 
 fn main() -> ExitCode {

@@ -146,3 +146,28 @@ fn soundness_corpus_meets_every_expectation_under_both_engines() {
         assert_eq!(out.status.code(), Some(0), "{engine}: {stdout}");
     }
 }
+
+/// A subcommand's own flags keep their meaning wherever they stand, even
+/// where GPUVerify has an option of the same name that warpsafe drops
+/// (`--verbose` here): the failing kernel's diagnostic is printed.
+#[test]
+fn own_flags_win_over_gpuverify_options_of_the_same_name() {
+    let dir = std::env::temp_dir().join(format!("warpsafe-corpus-flags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("broken.cu"),
+        "//pass\n//--blockDim=32 --gridDim=1\n__global__ void k( {\n",
+    )
+    .expect("write");
+    let out = Command::new(get_cargo_bin("warpsafe"))
+        .args(["corpus"])
+        .arg(&dir)
+        .arg("--verbose")
+        .output()
+        .expect("invariant: the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("syntax error"), "{stdout}");
+    assert!(!stderr.contains("ignoring the GPUVerify option"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
