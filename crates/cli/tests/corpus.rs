@@ -168,6 +168,9 @@ fn own_flags_win_over_gpuverify_options_of_the_same_name() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stdout.contains("syntax error"), "{stdout}");
-    assert!(!stderr.contains("ignoring the GPUVerify option"), "{stderr}");
+    assert!(
+        !stderr.contains("ignoring the GPUVerify option"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

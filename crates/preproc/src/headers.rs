@@ -67,7 +67,10 @@ pub(crate) fn lookup(name: &str) -> Option<&'static str> {
         | "assert.h"
         | "cassert"
         | "cuda_fp16.h"
-        | "cuda_bf16.h" => EMPTY,
+        | "cuda_bf16.h"
+        // cuRAND's states and generators are built into the front end.
+        | "curand_kernel.h"
+        | "curand.h" => EMPTY,
         _ if name.starts_with("sm_") && name.ends_with("_atomic_functions.h") => EMPTY,
         _ => return None,
     };

@@ -130,6 +130,21 @@ impl Pp<'_> {
             } else {
                 format!("\"{name}\"")
             };
+            if angled {
+                // A system header warpsafe has no copy of (`<fstream>`,
+                // `<cublas_v2.h>`): host code is what includes such headers.
+                // Device code that needs its declarations fails where it
+                // uses them; code under `#if` on its macros is the risk the
+                // warning names.
+                self.warning(
+                    "include",
+                    format!(
+                        "cannot find include file {shown}: warpsafe has no copy of this system header and assumes only host code needs it (device code that uses its declarations is rejected where it does; `#if`s on its macros see them undefined)"
+                    ),
+                    Some(span),
+                );
+                return;
+            }
             self.error(
                 "include",
                 format!("cannot find include file {shown}"),

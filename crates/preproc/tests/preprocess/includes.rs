@@ -137,21 +137,42 @@ fn real_file_wins_for_quotes_builtin_wins_for_angles() {
 }
 
 #[test]
-fn missing_includes_are_errors_and_processing_continues() {
+fn missing_quoted_includes_are_errors_missing_system_headers_warnings() {
     let r = run("int a;\n#include <no_such_header.h>\n#include \"nope.h\"\nint b;\n");
-    assert_eq!(r.errors().len(), 2, "{:?}", r.out.diagnostics);
-    for (d, line) in r.errors().iter().zip([2, 3]) {
-        assert_eq!(d.code, "include");
-        assert!(
-            d.message.contains("cannot find include file"),
-            "{}",
-            d.message
-        );
-        let span = d.span.expect("span");
-        assert_eq!(r.sources.location(span).map(|l| l.line), Some(line));
-    }
+    // A quoted include names the project's own file: an error.
+    assert_eq!(r.errors().len(), 1, "{:?}", r.out.diagnostics);
+    let d = &r.errors()[0];
+    assert_eq!(d.code, "include");
+    assert!(
+        d.message.contains("cannot find include file \"nope.h\""),
+        "{}",
+        d.message
+    );
     assert_eq!(
-        r.sources.snippet(r.errors()[0].span.expect("span")),
+        r.sources.location(d.span.expect("span")).map(|l| l.line),
+        Some(3)
+    );
+    // A system header warpsafe has no copy of: a warning that says what is
+    // assumed.
+    let warned: Vec<_> = r
+        .out
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == warpsafe_source::Severity::Warning && d.code == "include")
+        .collect();
+    assert_eq!(warned.len(), 1, "{:?}", r.out.diagnostics);
+    assert!(
+        warned[0].message.contains("<no_such_header.h>"),
+        "{}",
+        warned[0].message
+    );
+    assert!(
+        warned[0].message.contains("host code"),
+        "{}",
+        warned[0].message
+    );
+    assert_eq!(
+        r.sources.snippet(warned[0].span.expect("span")),
         "#include <no_such_header.h>"
     );
     assert!(r.text().contains("int b;"));
