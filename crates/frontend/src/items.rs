@@ -101,6 +101,9 @@ pub struct Items<'t> {
     /// GPUVerify's file-scope `__axiom(e);` statements, in file order:
     /// assumptions every kernel starts with.
     pub axioms: Vec<Node<'t>>,
+    /// Explicit instantiations (`template __global__ void k<32>(float*);`):
+    /// the function's name and its template argument list.
+    pub instantiations: Vec<(String, Node<'t>)>,
     /// Namespace-scope using-directives and using-declarations.
     pub usings: Vec<Using>,
     /// Every named namespace declared in the file (paths from the root).
@@ -233,6 +236,17 @@ impl<'t> Items<'t> {
                 }
             }
             "function_definition" => self.function(syn, n, template),
+            "template_instantiation" => {
+                let args = n
+                    .child_by_field_name("declarator")
+                    .and_then(specialisation_args);
+                let name = n
+                    .child_by_field_name("declarator")
+                    .and_then(|d| function_name(syn, d));
+                if let (Some(name), Some(args)) = (name, args) {
+                    self.instantiations.push((name, args));
+                }
+            }
             "declaration" => self.declaration(syn, n),
             "type_definition" => self.typedef(syn, n),
             "alias_declaration" => {

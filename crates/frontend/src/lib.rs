@@ -146,12 +146,33 @@ pub fn compile(
             );
             continue;
         }
-        match lower_one(&syn, &items, f, opts, &launches) {
-            Ok((kernel, warnings)) => {
-                diagnostics.extend(warnings);
-                module.kernels.push(kernel);
+        let instances = match instances(&syn, &items, f, opts, &launches) {
+            Ok(i) => i,
+            Err(d) => {
+                diagnostics.push(d.with_note(format!("kernel `{}` was not lowered", f.name)));
+                continue;
             }
-            Err(d) => diagnostics.push(d.with_note(format!("kernel `{}` was not lowered", f.name))),
+        };
+        let several = instances.len() > 1;
+        for texts in instances {
+            match lower_one(&syn, &items, f, &texts, &launches) {
+                Ok((mut kernel, warnings)) => {
+                    diagnostics.extend(warnings);
+                    if several {
+                        // One kernel per instantiation, named by its arguments.
+                        kernel.name = format!("{}<{}>", f.name, kernel.template_args.join(", "));
+                    }
+                    module.kernels.push(kernel);
+                }
+                Err(d) => {
+                    let shown = if several {
+                        format!("{}<{}>", f.name, texts.join(", "))
+                    } else {
+                        f.name.clone()
+                    };
+                    diagnostics.push(d.with_note(format!("kernel `{shown}` was not lowered")))
+                }
+            }
         }
     }
     Output {
@@ -176,11 +197,21 @@ fn lower_one<'t>(
     syn: &'t syntax::Syntax,
     items: &Items<'t>,
     f: &FnItem<'t>,
-    opts: &Options,
+    texts: &[String],
     launches: &[launch::Launch<'t>],
 ) -> Result<(warpsafe_ir::Kernel, Vec<Diagnostic>), Diagnostic> {
-    let mine: Vec<&launch::Launch> = launches.iter().filter(|l| l.kernel == f.name).collect();
-    let (tenv, targs) = template_env(syn, items, f, opts, &mine)?;
+    // The launches of this instantiation (of every one, for a kernel that
+    // is not a template).
+    let mine: Vec<&launch::Launch> = launches
+        .iter()
+        .filter(|l| l.kernel == f.name)
+        .filter(|l| {
+            f.template.is_empty()
+                || l.template_args
+                    .is_none_or(|a| template_arg_texts(syn, a) == texts)
+        })
+        .collect();
+    let (tenv, targs) = template_env(syn, items, f, texts)?;
     let lowerer = lower::Lowerer::new(syn, items, f, tenv, targs);
     let (mut kernel, mut warnings) = lowerer.lower_kernel(f)?;
     // Default dimensions from constant launches in host code.
@@ -206,41 +237,66 @@ fn lower_one<'t>(
     Ok((kernel, warnings))
 }
 
-/// Template arguments from `--template-args`, else from the only
-/// instantiation launched in the file.
-fn template_env<'t>(
+/// The template argument lists a kernel is checked with: `--template-args`,
+/// else every distinct instantiation in the file (launches `k<32><<<..>>>`
+/// and explicit instantiations `template __global__ void k<32>(...)`), else
+/// none (defaults must cover every parameter). One empty list for a kernel
+/// that is not a template.
+fn instances<'t>(
     syn: &'t syntax::Syntax,
     items: &Items<'t>,
     f: &FnItem<'t>,
     opts: &Options,
-    launches: &[&launch::Launch<'t>],
+    launches: &[launch::Launch<'t>],
+) -> Result<Vec<Vec<String>>, Diagnostic> {
+    if f.template.is_empty() {
+        return Ok(vec![Vec::new()]);
+    }
+    if let Some(args) = &opts.template_args {
+        return Ok(vec![args.clone()]);
+    }
+    let mut distinct: Vec<Vec<String>> = launches
+        .iter()
+        .filter(|l| l.kernel == f.name)
+        .filter_map(|l| l.template_args.map(|a| template_arg_texts(syn, a)))
+        .chain(
+            items
+                .instantiations
+                .iter()
+                .filter(|(name, _)| *name == f.name)
+                .map(|(_, a)| template_arg_texts(syn, *a)),
+        )
+        .collect();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.is_empty() {
+        distinct.push(Vec::new());
+    }
+    Ok(distinct)
+}
+
+/// The arguments of a template argument list, as written.
+fn template_arg_texts(syn: &syntax::Syntax, list: tree_sitter::Node) -> Vec<String> {
+    split_template_args(
+        syn.text(list)
+            .trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>'),
+    )
+}
+
+/// The template environment of one instantiation of `f`.
+fn template_env<'t>(
+    syn: &'t syntax::Syntax,
+    items: &Items<'t>,
+    f: &FnItem<'t>,
+    texts: &[String],
 ) -> Result<(TemplateEnv, Vec<String>), Diagnostic> {
     let mut env = TemplateEnv::default();
     if f.template.is_empty() {
         return Ok((env, Vec::new()));
     }
     let span = syn.span(f.def);
-    let texts: Vec<String> = if let Some(args) = &opts.template_args {
-        args.clone()
-    } else {
-        let mut distinct: Vec<String> = launches
-            .iter()
-            .filter_map(|l| l.template_args.map(|a| syn.text(a).to_string()))
-            .collect();
-        distinct.sort();
-        distinct.dedup();
-        match distinct.as_slice() {
-            [one] => split_template_args(one.trim().trim_start_matches('<').trim_end_matches('>')),
-            [] => Vec::new(),
-            _ => {
-                return Err(Diagnostic::error(
-                    "template",
-                    format!("kernel `{}` is launched with several template arguments; choose one with --template-args", f.name),
-                )
-                .at(span))
-            }
-        }
-    };
     for (i, p) in f.template.iter().enumerate() {
         let text = texts.get(i).map(|s| s.trim().to_string());
         let text = match (text, p.default) {
