@@ -59,7 +59,9 @@ fn eval_depth(syn: &Syntax, n: Node, env: &dyn ConstEnv, depth: u32) -> Option<i
         }
         "true" => Some(1),
         "false" => Some(0),
-        "identifier" => env.constant(syn.text(n)),
+        // A template argument the grammar read as a type (`f<blockSize>`)
+        // may name a constant.
+        "identifier" | "type_identifier" => env.constant(syn.text(n)),
         "qualified_identifier" => {
             let name = n.child_by_field_name("name")?;
             ev(name)
