@@ -709,6 +709,11 @@ pub fn function_name(syn: &Syntax, mut d: Node) -> Option<String> {
             }
             "identifier" | "field_identifier" => return Some(syn.text(d).to_string()),
             "template_function" => d = d.child_by_field_name("name")?,
+            // `operator+`, `operator +=`: named without spaces.
+            "operator_name" => {
+                let text: String = syn.text(d).split_whitespace().collect();
+                return text.starts_with("operator").then_some(text);
+            }
             _ => return None,
         }
     }

@@ -469,6 +469,8 @@ impl<'t> Lowerer<'_, 't> {
         let saved_usings = std::mem::take(&mut self.local_usings);
         self.call_stack.push(f.def.id());
         self.ns_stack.push(f.ns.clone());
+        self.instances.push(self.next_instance);
+        self.next_instance += 1;
         let class = f.owner.clone();
         self.this_stack
             .push(this.clone().and_then(|p| class.map(|c| (c, p))));
@@ -479,6 +481,7 @@ impl<'t> Lowerer<'_, 't> {
         });
         self.addr_taken.pop();
         self.ns_stack.pop();
+        self.instances.pop();
         self.this_stack.pop();
         self.local_usings = saved_usings;
         self.call_stack.pop();

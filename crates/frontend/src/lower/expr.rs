@@ -273,6 +273,9 @@ impl<'t> Lowerer<'_, 't> {
         let arg = n
             .child_by_field_name("argument")
             .ok_or_else(|| self.unsupported(n, "unary"))?;
+        if let Some(f) = self.user_operator(op, &[arg], n)? {
+            return self.inline(&f, None, &[arg], n, None);
+        }
         if op == "!" {
             let c = self.cond(arg)?;
             return Ok(Value::Scalar(Expr::negate(c), ScalarTy::Bool));
@@ -311,6 +314,9 @@ impl<'t> Lowerer<'_, 't> {
             .ok_or_else(|| self.unsupported(n, "binary"))?;
         if op == "&&" || op == "||" {
             return self.logical(op == "&&", l, r, n);
+        }
+        if let Some(f) = self.user_operator(op, &[l, r], n)? {
+            return self.inline(&f, None, &[l, r], n, None);
         }
         let a = self.value(l)?;
         let b = self.value(r)?;
@@ -690,6 +696,11 @@ impl<'t> Lowerer<'_, 't> {
             .child_by_field_name("operator")
             .map(|o| self.text(o))
             .unwrap_or("=");
+        if op != "=" {
+            if let Some(f) = self.user_operator(op, &[l, r], n)? {
+                return self.inline(&f, None, &[l, r], n, None);
+            }
+        }
         let place = self.place(l)?;
         if let Place::AtomicRef(inner, t, scope) = &place {
             // `atomic_obj = v` / `atomic_obj += v` on a cuda::atomic.

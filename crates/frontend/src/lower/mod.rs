@@ -87,6 +87,13 @@ pub struct Lowerer<'a, 't> {
     /// The object each function on the call stack was called on, with its
     /// class (`None` for free functions): `this`, and member lookup.
     this_stack: Vec<Option<(String, Place)>>,
+    /// The type of each expression typed for overload resolution, by syntax
+    /// node and inlined instance (see `overload.rs`).
+    type_cache: HashMap<(usize, u32), Option<CType>>,
+    /// The inlined instance being lowered (0: the kernel body), innermost
+    /// last, and the next number to hand out.
+    instances: Vec<u32>,
+    next_instance: u32,
     /// The namespace of each function on the call stack (name lookup).
     ns_stack: Vec<Vec<String>>,
     /// Using-directives (`true`) and using-declarations in the body of the
@@ -142,6 +149,9 @@ impl<'a, 't> Lowerer<'a, 't> {
             call_stack: vec![f.def.id()],
             ns_stack: vec![f.ns.clone()],
             this_stack: vec![None],
+            type_cache: HashMap::new(),
+            instances: vec![0],
+            next_instance: 1,
             local_usings: Vec::new(),
             goto_targets: HashMap::new(),
             next_loop: 0,
@@ -379,6 +389,11 @@ impl<'a, 't> Lowerer<'a, 't> {
 }
 
 impl<'t> Lowerer<'_, 't> {
+    /// The inlined instance being lowered (keys of the type cache).
+    pub fn instance(&self) -> u32 {
+        self.instances.last().copied().unwrap_or(0)
+    }
+
     /// Runs `f` with the local scopes hidden (for a qualified name, which
     /// names a namespace-scope entity even where a local shadows it).
     pub fn without_locals<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {

@@ -148,21 +148,28 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     /// The types of a call's arguments, lowered in a discarded block (the
-    /// call lowers them again); `None` where an argument has no C type.
+    /// call lowers them again); `None` where an argument has no C type. Each
+    /// is remembered per inlined instance, so nested overloaded operators
+    /// (`a + b + c + ...`) are typed once each, not once per enclosing level.
     fn arg_types(&mut self, args: &[Node<'t>]) -> Vec<Option<(CType, Option<Value>)>> {
         args.iter()
             .map(|a| {
-                let (_, v) = self.block(|s| s.value(*a)).ok()?;
-                let ty = match &v {
-                    Value::Scalar(_, t) => CType::Scalar(*t),
-                    Value::Ptr(p) => CType::Pointer(Box::new(p.pointee.clone())),
-                    Value::Agg(t, _) => t.clone(),
-                    Value::Group(g) => CType::Group(*g),
-                    Value::AtomicRef(_, t, s) => CType::AtomicRef(*t, *s),
-                    Value::FnPtr(_) => CType::FnPtr,
-                    Value::Void => return None,
+                let key = (a.id(), self.instance());
+                let ty = match self.type_cache.get(&key) {
+                    Some(t) => t.clone(),
+                    None => {
+                        let t = self
+                            .block(|s| s.value(*a))
+                            .ok()
+                            .and_then(|(_, v)| c_type(&v));
+                        self.type_cache.insert(key, t.clone());
+                        t
+                    }
                 };
-                Some((ty, Some(v)))
+                ty.map(|t| {
+                    let v = representative(&t);
+                    (t, v)
+                })
             })
             .collect()
     }
@@ -176,6 +183,45 @@ impl<'t> Lowerer<'_, 't> {
         args: &[Node<'t>],
         n: Node<'t>,
     ) -> R<Option<FnItem<'t>>> {
+        self.resolve(cands, targs, args, n, false)
+    }
+
+    /// A user-written operator function for `op` applied to `args` (the
+    /// operands), when one is viable: every operand's type is checked, since
+    /// built-in operators are the alternative.
+    pub fn user_operator(
+        &mut self,
+        op: &str,
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<Option<FnItem<'t>>> {
+        let name = format!("operator{op}");
+        let cands: Vec<FnItem<'t>> = self
+            .items
+            .fns
+            .iter()
+            .filter(|f| {
+                f.name == name
+                    && f.owner.is_none()
+                    && f.spec.is_none()
+                    && f.def.child_by_field_name("body").is_some()
+            })
+            .cloned()
+            .collect();
+        if cands.is_empty() {
+            return Ok(None);
+        }
+        self.resolve(&cands, None, args, n, true)
+    }
+
+    fn resolve(
+        &mut self,
+        cands: &[FnItem<'t>],
+        targs: Option<Node<'t>>,
+        args: &[Node<'t>],
+        n: Node<'t>,
+        strict: bool,
+    ) -> R<Option<FnItem<'t>>> {
         let argc = args.len();
         let fits: Vec<&FnItem<'t>> = cands
             .iter()
@@ -184,7 +230,7 @@ impl<'t> Lowerer<'_, 't> {
                 (min..=max).contains(&argc)
             })
             .collect();
-        if fits.len() <= 1 && cands.len() <= 1 {
+        if fits.len() <= 1 && cands.len() <= 1 && !strict {
             return Ok(fits.first().map(|f| (*f).clone()));
         }
         let types = self.arg_types(args);
@@ -284,6 +330,35 @@ impl<'t> Lowerer<'_, 't> {
         };
         matches!(self.text(inner).trim(), "0" | "NULL" | "nullptr")
     }
+}
+
+/// The C type of a lowered value.
+fn c_type(v: &Value) -> Option<CType> {
+    Some(match v {
+        Value::Scalar(_, t) => CType::Scalar(*t),
+        Value::Ptr(p) => CType::Pointer(Box::new(p.pointee.clone())),
+        Value::Agg(t, _) => t.clone(),
+        Value::Group(g) => CType::Group(*g),
+        Value::AtomicRef(_, t, s) => CType::AtomicRef(*t, *s),
+        Value::FnPtr(_) => CType::FnPtr,
+        Value::Void => return None,
+    })
+}
+
+/// A value of type `t` for template deduction, which looks only at types.
+fn representative(t: &CType) -> Option<Value> {
+    Some(match t {
+        CType::Scalar(s) => Value::Scalar(warpsafe_ir::Expr::int(0, *s), *s),
+        CType::Pointer(p) => Value::Ptr(super::value::Ptr {
+            target: None,
+            choice: None,
+            offset: warpsafe_ir::Expr::int(0, ScalarTy::I64),
+            pointee: (**p).clone(),
+            volatile: false,
+        }),
+        CType::Struct(_) | CType::Vector(..) => Value::Agg(t.clone(), Vec::new()),
+        _ => return None,
+    })
 }
 
 fn same_type(a: &CType, b: &CType) -> bool {
