@@ -66,7 +66,7 @@ pub fn compile(
     opts: &Options,
     loader: &dyn SourceLoader,
 ) -> Output {
-    let pre = warpsafe_preproc::preprocess(main, sources, &opts.preproc, loader);
+    let pre = warpsafe_preproc::preprocess_cuda(main, sources, &opts.preproc, loader);
     let mut diagnostics = pre.diagnostics;
     let main_span = warpsafe_source::Span::new(main, 0, 0);
     if pre.text.len() > MAX_PREPROCESSED_BYTES {

@@ -180,10 +180,9 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
             if let Some(name) = n.child_by_field_name("name") {
                 let t = text.get(name.byte_range()).unwrap_or("");
                 let is_call = n.parent().is_some_and(|p| p.kind() == "call_expression");
-                if name.kind() == "identifier"
-                    && !templates.contains(&t)
-                    && !(is_call && t.is_empty())
-                {
+                let empty_call = is_call && t.is_empty();
+                let known = templates.contains(&t) || has_builtin_type_argument(n);
+                if name.kind() == "identifier" && !known && !empty_call {
                     fixes.push((name.start_byte() as u32, name.end_byte() as u32));
                     continue;
                 }
@@ -194,6 +193,23 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
     }
     fixes.sort();
     fixes
+}
+
+/// Whether a template argument list holds a built-in type (`f<float>`,
+/// `tex2D<unsigned char>`): a comparison `a < float > (b)` is not C++, so
+/// such a name is a template even when the file does not declare it (CUDA's
+/// `tex2D`, `surf2Dread`, ...).
+fn has_builtin_type_argument(template_function: Node) -> bool {
+    template_function
+        .child_by_field_name("arguments")
+        .is_some_and(|args| {
+            named_children(args).iter().any(|a| {
+                a.kind() == "type_descriptor"
+                    && named_children(*a)
+                        .iter()
+                        .any(|t| matches!(t.kind(), "primitive_type" | "sized_type_specifier"))
+            })
+        })
 }
 
 /// The span of a node nested deeper than `limit`, if there is one. Walks

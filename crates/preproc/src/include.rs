@@ -190,6 +190,26 @@ impl Pp<'_> {
         self.push_frame(id, text);
     }
 
+    /// Processes the built-in header `name` before the rest of the main
+    /// file, as the compiler's implicit includes are.
+    pub(crate) fn implicit_include(&mut self, name: &str) {
+        let Some(text) = headers::lookup(name) else {
+            return;
+        };
+        let span = Span::new(self.main, 0, 0);
+        let Some(id) = self.register(Found::Builtin(name.to_string(), text), span) else {
+            return;
+        };
+        let Some(text) = self.text_of(id).cloned().or_else(|| {
+            self.sources
+                .get(id)
+                .map(|f| Rc::<str>::from(f.text.as_str()))
+        }) else {
+            return;
+        };
+        self.push_frame(id, text);
+    }
+
     /// Search for a header (see the module doc for the order).
     pub(crate) fn locate(&mut self, name: &str, angled: bool) -> Option<Found> {
         let cur = self.frames.last().map(|f| f.file);

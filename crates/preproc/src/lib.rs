@@ -103,3 +103,16 @@ pub fn preprocess(
 ) -> Output {
     state::Pp::new(main, sources, opts, loader).run()
 }
+
+/// [`preprocess`] as nvcc does for a `.cu` file: the built-in
+/// `<cuda_runtime.h>` is included before the main file's first line.
+pub fn preprocess_cuda(
+    main: FileId,
+    sources: &mut SourceMap,
+    opts: &Options,
+    loader: &dyn SourceLoader,
+) -> Output {
+    let mut pp = state::Pp::new(main, sources, opts, loader);
+    pp.implicit = vec!["cuda_runtime.h"];
+    pp.run()
+}

@@ -44,6 +44,9 @@ const PREDEFINED: &[(&str, &str)] = &[
 ];
 
 pub(crate) struct Pp<'a> {
+    /// Built-in headers processed before the main file's first line (the
+    /// compiler's implicit includes).
+    pub implicit: Vec<&'static str>,
     pub sources: &'a mut SourceMap,
     pub opts: &'a Options,
     pub loader: &'a dyn SourceLoader,
@@ -86,6 +89,7 @@ impl<'a> Pp<'a> {
         loader: &'a dyn SourceLoader,
     ) -> Pp<'a> {
         let mut pp = Pp {
+            implicit: Vec::new(),
             sources,
             opts,
             loader,
@@ -279,6 +283,9 @@ impl<'a> Pp<'a> {
             self.main,
         );
         self.push_frame(self.main, text);
+        for name in std::mem::take(&mut self.implicit) {
+            self.implicit_include(name);
+        }
         let mut pending = VecDeque::new();
         while let Some(t) = self.next_output(&mut pending) {
             if t.kind == Kind::Eof {

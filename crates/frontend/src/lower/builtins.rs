@@ -364,25 +364,26 @@ impl<'t> Lowerer<'_, 't> {
             | "curand_init" => {
                 return self.curand(name, args, n).map(Some);
             }
-            "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered" => {
+            "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered"
+            | "tex2DLod" | "tex3DLod" | "tex1DLod" | "tex2DGrad" | "texCubemap"
+            | "texCubemapLayered" | "surf1Dread" | "surf2Dread" | "surf3Dread" => {
                 for a in args.iter().skip(1) {
                     self.value(*a)?;
                 }
                 self.warn(
                     n,
                     format!(
-                        "`{name}` reads a texture: the value is unknown (textures are read-only)"
+                        "`{name}` reads a texture or surface: the value is unknown (warpsafe does not model texture memory)"
                     ),
                 );
-                let dst = self.temp(ScalarTy::F32, span);
-                self.emit(
-                    StmtKind::Havoc {
-                        dst,
-                        reason: format!("value read by `{name}`"),
-                    },
-                    span,
-                );
-                Value::Scalar(Expr::Var(dst), ScalarTy::F32)
+                // The element type is the template argument (`tex2D<uchar4>`);
+                // the legacy form without one returns `float`.
+                let ty = match targs.and_then(|t| named_children(t).first().copied()) {
+                    Some(t) => self.type_cx().type_descriptor(t)?,
+                    None => CType::Scalar(ScalarTy::F32),
+                };
+                let reason = format!("value read by `{name}`");
+                self.unknown_value(&ty, &reason, n)?
             }
             "memcpy" | "__builtin_memcpy" | "memset" | "__builtin_memset" => {
                 self.mem_intrinsic(name.ends_with("memcpy"), args, n)?;
@@ -735,6 +736,38 @@ impl<'t> Lowerer<'_, 't> {
 
     /// A file-scope `__device__`, `__constant__` or `__shared__` variable,
     /// created in the kernel on first use.
+    /// An unknown value of type `ty` (a scalar, or a vector of scalars).
+    fn unknown_value(&mut self, ty: &CType, reason: &str, n: Node<'t>) -> R<Value> {
+        let span = self.span(n);
+        let lanes = match ty {
+            CType::Scalar(t) => return Ok(self.havoc(*t, reason, span)),
+            CType::Vector(t, k, _) => (0..*k).map(|_| *t).collect::<Vec<_>>(),
+            other => {
+                return Err(self.unsupported(
+                    n,
+                    format!("an unknown value of type `{}`", other.describe()),
+                ))
+            }
+        };
+        let vals = lanes
+            .into_iter()
+            .map(|t| self.havoc(t, reason, span))
+            .collect();
+        Ok(Value::Agg(ty.clone(), vals))
+    }
+
+    fn havoc(&mut self, t: ScalarTy, reason: &str, span: warpsafe_source::Span) -> Value {
+        let dst = self.temp(t, span);
+        self.emit(
+            StmtKind::Havoc {
+                dst,
+                reason: reason.to_string(),
+            },
+            span,
+        );
+        Value::Scalar(Expr::Var(dst), t)
+    }
+
     /// A variable or constant name declared in several namespaces or scoped
     /// enumerations, used where warpsafe cannot tell which one is meant.
     pub fn ambiguous_name(&self, n: Node<'t>, name: &str) -> warpsafe_source::Diagnostic {

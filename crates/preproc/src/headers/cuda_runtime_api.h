@@ -3,6 +3,7 @@
 #define __WARPSAFE_CUDA_RUNTIME_API_H
 #include <stddef.h>
 #include <limits.h>
+#include <time.h>
 typedef enum cudaError {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
@@ -22,6 +23,8 @@ typedef enum cudaMemcpyKind {
   cudaMemcpyDefault = 4
 } cudaMemcpyKind;
 typedef struct CUstream_st *cudaStream_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
 typedef struct CUevent_st *cudaEvent_t;
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
