@@ -181,7 +181,7 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
                 let t = text.get(name.byte_range()).unwrap_or("");
                 let is_call = n.parent().is_some_and(|p| p.kind() == "call_expression");
                 let empty_call = is_call && t.is_empty();
-                let known = templates.contains(&t) || has_builtin_type_argument(n);
+                let known = templates.contains(&t) || has_builtin_type_argument(n, text);
                 if name.kind() == "identifier" && !known && !empty_call {
                     fixes.push((name.start_byte() as u32, name.end_byte() as u32));
                     continue;
@@ -196,19 +196,24 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
 }
 
 /// Whether a template argument list holds a built-in type (`f<float>`,
-/// `tex2D<unsigned char>`): a comparison `a < float > (b)` is not C++, so
+/// `tex2D<unsigned char>`, `tex2D<uchar4>`): a comparison `a < float > (b)` is not C++, so
 /// such a name is a template even when the file does not declare it (CUDA's
 /// `tex2D`, `surf2Dread`, ...).
-fn has_builtin_type_argument(template_function: Node) -> bool {
+fn has_builtin_type_argument(template_function: Node, text: &str) -> bool {
+    let builtin = |t: &Node| match t.kind() {
+        "primitive_type" | "sized_type_specifier" => true,
+        // CUDA's vector types (`uchar4`, `float2`).
+        "type_identifier" => text
+            .get(t.byte_range())
+            .is_some_and(|name| crate::types::vector_type(name).is_some()),
+        _ => false,
+    };
     template_function
         .child_by_field_name("arguments")
         .is_some_and(|args| {
-            named_children(args).iter().any(|a| {
-                a.kind() == "type_descriptor"
-                    && named_children(*a)
-                        .iter()
-                        .any(|t| matches!(t.kind(), "primitive_type" | "sized_type_specifier"))
-            })
+            named_children(args)
+                .iter()
+                .any(|a| a.kind() == "type_descriptor" && named_children(*a).iter().any(builtin))
         })
 }
 
