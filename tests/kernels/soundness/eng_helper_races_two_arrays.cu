@@ -1,5 +1,5 @@
 //xfail:data-race
-//--blockDim=4 --gridDim=2
+//--blockDim=2 --gridDim=2
 // Two races through one helper's store (one pair of source locations):
 // on the global `g` between blocks and on the shared `s` within a block.
 // Both must be reported (check once reported only the first).

@@ -1,5 +1,5 @@
 //pass
-//--blockDim=4 --gridDim=2
+//--blockDim=2 --gridDim=2
 // The race-free twin of eng_helper_races_two_arrays.cu: one helper's
 // store to a global slot per thread of the grid and a shared slot per
 // thread of the block.
