@@ -98,6 +98,7 @@
 use crate::protocol::{Access, ForLoop, Proto, SyncKind};
 use crate::sym::Sym;
 use crate::verdict::{Certainty, Divergence, ThreadId};
+use warpsafe_ir::BinOp;
 use warpsafe_ir::Span;
 
 /// The reason given for a barrier under a condition not proved uniform.
@@ -282,10 +283,16 @@ fn barriers_reached(p: &Proto, cond: Sym, dead: &[*const Proto], out: &mut Vec<R
             barriers_reached(then_, Sym::and(cond.clone(), c.clone()), dead, out);
             barriers_reached(else_, Sym::and(cond, Sym::negate(c.clone())), dead, out);
         }
-        Proto::For(l) => barriers_reached(&l.body, cond, dead, out),
+        // Reached only when the loop runs at least once.
+        Proto::For(l) => barriers_reached(&l.body, Sym::and(cond, enters(l)), dead, out),
         Proto::Loop { body, .. } => barriers_reached(body, cond, dead, out),
         Proto::Skip | Proto::Access(_) | Proto::Sync { .. } => {}
     }
+}
+
+/// Whether a thread runs at least one iteration of `l` (`lo < hi`).
+fn enters(l: &ForLoop) -> Sym {
+    Sym::binary(BinOp::Lt, l.ty, l.lo.clone(), l.hi.clone())
 }
 
 /// A barrier's node, span and reach condition (see [`barriers_reached`]).
@@ -894,6 +901,22 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             Uniformity::Uniform => {}
             Uniformity::Unproved => {
                 return Err(AlignError::Unsupported(LOOP_DIVERGENCE_REASON.into(), span))
+            }
+            Uniformity::Differs { .. }
+                if !self
+                    .oracle
+                    .feasible(&self.sync_loops, &self.guards, &enters(l))? =>
+            {
+                // No thread runs an iteration: the barriers inside are
+                // unreachable, and the loop synchronizes nothing.
+                let mut barriers = Vec::new();
+                barriers_reached(&l.body, Sym::Bool(true), &self.dead, &mut barriers);
+                self.dead
+                    .extend(barriers.into_iter().map(|(node, _, _)| node));
+                self.loops.push(l);
+                let f = self.frag(&l.body);
+                self.loops.pop();
+                return f;
             }
             Uniformity::Differs { threads, certainty } => {
                 // Threads run different numbers of iterations: each barrier

@@ -96,3 +96,28 @@ fn a_barrier_all_or_none_reach_under_a_divergent_condition_is_unknown() {
         v => panic!("expected UNKNOWN, got {v:?}"),
     }
 }
+
+#[test]
+fn a_barrier_in_a_loop_no_thread_enters_is_not_divergent() {
+    // Thread 0 reaches the loop but runs no iteration of it.
+    let r = check_4(
+        "__global__ void k(int *o) {
+            unsigned tid = threadIdx.x;
+            if (tid == 0) { for (unsigned i = 0; i < tid; i++) __syncthreads(); }
+            o[tid] = 1;
+        }",
+    );
+    assert_eq!(r.verdict, Verdict::Drf);
+}
+
+#[test]
+fn a_loop_some_threads_run_longer_is_still_divergent() {
+    let r = check_4(
+        "__global__ void k(int *o) {
+            unsigned tid = threadIdx.x;
+            for (unsigned i = 0; i < tid; i++) __syncthreads();
+            o[tid] = 1;
+        }",
+    );
+    assert!(matches!(r.verdict, Verdict::Divergent(_)), "{:?}", r.verdict);
+}
