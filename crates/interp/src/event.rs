@@ -46,6 +46,21 @@ pub enum Barrier {
 pub struct Event {
     pub kind: EventKind,
     pub span: Span,
+    /// The statement's identity: two threads at one [`StmtSite`] are at the
+    /// same program point (what block barriers are matched by).
+    pub site: StmtSite,
+}
+
+/// The identity of one IR statement of a kernel (its address in the
+/// kernel, which outlives the threads). Unlike spans, two inlined copies
+/// of one function's statement are two sites.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct StmtSite(usize);
+
+impl StmtSite {
+    pub(crate) fn of(stmt: &warpsafe_ir::Stmt) -> StmtSite {
+        StmtSite(stmt as *const warpsafe_ir::Stmt as usize)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

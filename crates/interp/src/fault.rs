@@ -119,7 +119,8 @@ pub enum ResumeError {
     TypeMismatch { expected: ScalarTy, got: ScalarTy },
 }
 
-/// An inconsistent launch handed to [`crate::Thread::new`].
+/// Why [`crate::Thread::new`] cannot start a thread: an inconsistent launch, or
+/// the set-up time limit.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SetupError {
     #[error("parameter value for {0:?}, which is not a scalar parameter of the kernel")]
@@ -136,4 +137,6 @@ pub enum SetupError {
         index: [u32; 3],
         dim: [u32; 3],
     },
+    #[error("the time limit ran out while analysing the kernel's loops, before the first state")]
+    TimedOut,
 }

@@ -61,7 +61,7 @@ pub mod value;
 
 pub use ctx::{Launch, ThreadCtx, WARP_SIZE};
 pub use eval::{eval, Env, EvalOptions, Evaluator, FloatToInt, Overflow};
-pub use event::{Awaiting, Barrier, BlockReason, Event, EventKind, Location, Step};
+pub use event::{Awaiting, Barrier, BlockReason, Event, EventKind, Location, Step, StmtSite};
 pub use fault::{Fault, FaultKind, ResumeError, SetupError};
 pub use rmw::{apply_rmw, cas_result, cas_succeeds, reduce_barrier};
 pub use thread::{Thread, ThreadConfig};

@@ -16,6 +16,18 @@
 //! so it terminates). Loops of kinds that do not iterate (`switch`, inlined
 //! calls, forward `goto`) run once.
 //!
+//! Cost: an enclosing loop's fixpoint walks its body at least twice, so
+//! re-solving every nested loop from scratch on each walk would be
+//! exponential in the nesting depth. Each iterating loop therefore keeps
+//! its last fixpoint with the inputs it was solved for (what is live after
+//! it and at every enclosing `break`/`continue` target): the same inputs
+//! give the stored result without walking the body, and grown inputs
+//! (they only grow while the enclosing fixpoints climb) restart from the
+//! stored fixpoint, which lies below the new one. Every walk of a body
+//! then either changes some loop's inputs or hits its store, which keeps
+//! the analysis polynomial (about quadratic in the nesting depth, linear
+//! in the program's length) instead of exponential.
+//!
 //! Invariants: the result over-approximates liveness (a variable read on
 //! any path counts), which only makes states compare unequal more often.
 //! The walk recurses over statement nesting only, at most [`MAX_DEPTH`]
@@ -24,6 +36,7 @@
 //! then off for the kernel.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
 use warpsafe_ir::{
     BarrierKind, Block, Expr, Kernel, LoopCheck, LoopId, MemRef, Stmt, StmtKind, VarId,
 };
@@ -41,14 +54,19 @@ pub(crate) struct Liveness {
 
 impl Liveness {
     /// Liveness for `kernel`, or `None` when the IR is too deep or has a
-    /// jump to a loop that does not enclose it.
-    pub fn analyse(kernel: &Kernel) -> Option<Liveness> {
-        let mut a = Analysis {
-            out: Liveness::default(),
-            targets: Vec::new(),
-        };
-        a.block(&kernel.body, Live::new(), 0)?;
-        Some(a.out)
+    /// jump to a loop that does not enclose it; [`TimedOut`] when
+    /// `deadline` passes first.
+    pub fn analyse(
+        kernel: &Kernel,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Liveness>, TimedOut> {
+        let mut a = Analysis::new();
+        a.deadline = deadline;
+        let done = a.block(&kernel.body, Live::new(), 0);
+        if a.timed_out {
+            return Err(TimedOut);
+        }
+        Ok(done.map(|_| a.out))
     }
 
     /// The variables live where an iteration of `id` starts (sorted); empty
@@ -58,6 +76,13 @@ impl Liveness {
     }
 }
 
+/// The analysis ran past its deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TimedOut;
+
+/// Statements walked between two looks at the clock.
+const CLOCK_EVERY: u64 = 4096;
+
 /// Where `break` and `continue` of an enclosing loop go.
 struct Targets {
     id: LoopId,
@@ -65,9 +90,75 @@ struct Targets {
     step: Live,
 }
 
+/// One iterating loop's last fixpoint and the inputs it was solved for.
+struct Solved {
+    after: Live,
+    /// The `after` and `step` sets of the enclosing loops that `break` or
+    /// `continue` inside the loop jump to, innermost last.
+    targets: Vec<(Live, Live)>,
+    fixpoint: Live,
+}
+
 struct Analysis {
     out: Liveness,
     targets: Vec<Targets>,
+    /// Per iterating loop, its last fixpoint (see the module docs).
+    solved: BTreeMap<LoopId, Solved>,
+    /// Per iterating loop, the enclosing loops its body jumps to.
+    jumps_out: BTreeMap<LoopId, Vec<LoopId>>,
+    /// Whether `solved` is used (off only to test it against the plain
+    /// exponential walk).
+    memo: bool,
+    /// Statements walked so far (the cost, for tests).
+    walked: u64,
+    /// When to give up (the walk then ends with `None` and `timed_out`).
+    deadline: Option<Instant>,
+    timed_out: bool,
+}
+
+/// The loops other than `id` and those nested in it that a `break` or
+/// `continue` in `blocks` (loop `id`'s header, body and step) names: loops
+/// enclosing loop `id`. Nesting deeper than [`MAX_DEPTH`] is not followed
+/// (the analysis gives no facts there anyway).
+fn jumps_out(id: LoopId, blocks: [&Block; 3]) -> Vec<LoopId> {
+    fn walk(stmts: &Block, depth: usize, inner: &mut Vec<LoopId>, out: &mut Vec<LoopId>) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Break(l) | StmtKind::Continue(l)
+                    if !inner.contains(l) && !out.contains(l) =>
+                {
+                    out.push(*l);
+                }
+                StmtKind::If { then_, else_, .. } => {
+                    walk(then_, depth + 1, inner, out);
+                    walk(else_, depth + 1, inner, out);
+                }
+                StmtKind::Loop {
+                    id,
+                    header,
+                    body,
+                    step,
+                    ..
+                } => {
+                    inner.push(*id);
+                    for b in [header, body, step] {
+                        walk(b, depth + 1, inner, out);
+                    }
+                    inner.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut inner = vec![id];
+    for b in blocks {
+        walk(b, 0, &mut inner, &mut out);
+    }
+    out
 }
 
 fn uses(live: &mut Live, e: &Expr) {
@@ -79,6 +170,23 @@ fn uses_mem(live: &mut Live, mem: &MemRef) {
 }
 
 impl Analysis {
+    fn new() -> Analysis {
+        Analysis::with_memo(true)
+    }
+
+    fn with_memo(memo: bool) -> Analysis {
+        Analysis {
+            memo,
+            walked: 0,
+            deadline: None,
+            timed_out: false,
+            out: Liveness::default(),
+            targets: Vec::new(),
+            solved: BTreeMap::new(),
+            jumps_out: BTreeMap::new(),
+        }
+    }
+
     /// Live before `stmts` given `live` after them.
     fn block(&mut self, stmts: &Block, mut live: Live, depth: usize) -> Option<Live> {
         if depth > MAX_DEPTH {
@@ -91,6 +199,15 @@ impl Analysis {
     }
 
     fn stmt(&mut self, s: &Stmt, mut live: Live, depth: usize) -> Option<Live> {
+        self.walked += 1;
+        if self.walked.is_multiple_of(CLOCK_EVERY) {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.timed_out = true;
+                    return None;
+                }
+            }
+        }
         match &s.kind {
             StmtKind::Assign { dst, value } => {
                 live.remove(dst);
@@ -233,7 +350,24 @@ impl Analysis {
         after: Live,
         depth: usize,
     ) -> Option<Live> {
+        // The enclosing targets the body jumps to are inputs too.
+        let outer = self
+            .jumps_out
+            .entry(id)
+            .or_insert_with(|| jumps_out(id, [header, body, step]))
+            .clone();
+        let mut targets: Vec<(Live, Live)> = Vec::new();
+        for t in self.targets.iter().filter(|t| outer.contains(&t.id)) {
+            targets.push((t.after.clone(), t.step.clone()));
+        }
         let mut x = Live::new();
+        if let Some(prev) = self.solved.get(&id).filter(|_| self.memo) {
+            if prev.after == after && prev.targets == targets {
+                return Some(prev.fixpoint.clone());
+            }
+            // Inputs only grow: the old fixpoint is below the new one.
+            x = prev.fixpoint.clone();
+        }
         loop {
             let next = match check {
                 LoopCheck::Before => {
@@ -259,6 +393,14 @@ impl Analysis {
                 self.out
                     .at_iteration
                     .insert(id, x.iter().copied().collect());
+                self.solved.insert(
+                    id,
+                    Solved {
+                        after,
+                        targets,
+                        fixpoint: x.clone(),
+                    },
+                );
                 return Some(x);
             }
             x = next;
@@ -312,10 +454,7 @@ mod tests {
             cond: var(2),
             message: String::new(),
         });
-        let mut a = Analysis {
-            out: Liveness::default(),
-            targets: Vec::new(),
-        };
+        let mut a = Analysis::new();
         let live = a
             .block(&vec![lp, after], Live::new(), 0)
             .expect("well formed");
@@ -328,12 +467,136 @@ mod tests {
 
     #[test]
     fn a_jump_out_of_nowhere_gives_no_facts() {
-        let mut a = Analysis {
-            out: Liveness::default(),
-            targets: Vec::new(),
-        };
+        let mut a = Analysis::new();
         assert!(a
             .block(&vec![stmt(StmtKind::Break(LoopId(3)))], Live::new(), 0)
             .is_none());
+    }
+}
+
+#[cfg(test)]
+mod nest_tests {
+    //! The stored fixpoints: the same facts as the plain walk, at a cost
+    //! polynomial in the nesting depth.
+    use super::*;
+    use warpsafe_ir::{BinOp, LoopKind, ScalarTy, Span};
+
+    fn stmt(kind: StmtKind) -> Stmt {
+        Stmt::new(kind, Span::new(warpsafe_source::FileId(0), 0, 0))
+    }
+
+    fn var(i: u32) -> Expr {
+        Expr::Var(VarId(i))
+    }
+
+    /// `for (v_k = 0; v_k < 2; v_k++)` nested `depth` deep around a store
+    /// of the sum of every `v_k` (and of the temporary `t`, written first);
+    /// the innermost body also `continue`s the outermost loop when
+    /// `v_(depth-1) == 1`, and `break`s the middle one.
+    fn nest(depth: u32) -> Block {
+        let t = depth;
+        let sum = (0..depth).fold(Expr::int(0, ScalarTy::I32), |e, k| {
+            Expr::binary(BinOp::Add, ScalarTy::I32, e, var(k))
+        });
+        let mut body: Block = vec![
+            stmt(StmtKind::Assign {
+                dst: VarId(t),
+                value: sum,
+            }),
+            stmt(StmtKind::Store {
+                mem: MemRef {
+                    array: warpsafe_ir::ArrayId(0),
+                    index: Expr::int(0, ScalarTy::I32),
+                    ty: ScalarTy::I32,
+                },
+                value: var(t),
+                access: warpsafe_ir::AccessKind::Plain,
+            }),
+            stmt(StmtKind::If {
+                cond: Expr::binary(BinOp::Eq, ScalarTy::Bool, var(depth - 1), var(0)),
+                then_: vec![stmt(StmtKind::Continue(LoopId(0)))],
+                else_: vec![stmt(StmtKind::Break(LoopId(depth / 2)))],
+            }),
+        ];
+        for k in (0..depth).rev() {
+            let lp = stmt(StmtKind::Loop {
+                id: LoopId(k),
+                kind: LoopKind::For,
+                header: vec![],
+                cond: Expr::binary(
+                    BinOp::Lt,
+                    ScalarTy::Bool,
+                    var(k),
+                    Expr::int(2, ScalarTy::I32),
+                ),
+                check: LoopCheck::Before,
+                body,
+                step: vec![stmt(StmtKind::Assign {
+                    dst: VarId(k),
+                    value: Expr::binary(
+                        BinOp::Add,
+                        ScalarTy::I32,
+                        var(k),
+                        Expr::int(1, ScalarTy::I32),
+                    ),
+                })],
+            });
+            body = vec![
+                stmt(StmtKind::Assign {
+                    dst: VarId(k),
+                    value: Expr::int(0, ScalarTy::I32),
+                }),
+                lp,
+            ];
+        }
+        body
+    }
+
+    fn analyse(b: &Block, memo: bool) -> (Liveness, u64) {
+        let mut a = Analysis::with_memo(memo);
+        a.block(b, Live::new(), 0).expect("well formed");
+        (a.out, a.walked)
+    }
+
+    #[test]
+    fn stored_fixpoints_give_the_plain_walks_facts() {
+        for depth in 1..=9 {
+            let b = nest(depth);
+            let (memo, _) = analyse(&b, true);
+            let (plain, _) = analyse(&b, false);
+            assert_eq!(memo, plain, "depth {depth}");
+            // At loop k's iteration start, its own and the enclosing
+            // loops' variables are live; the inner ones (set before their
+            // loops) and the temporary are not.
+            for k in 0..depth {
+                let live = memo.at_iteration(LoopId(k));
+                let want: Vec<VarId> = (0..=k).map(VarId).collect();
+                assert_eq!(live, want.as_slice(), "depth {depth}, loop {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_deep_nest_costs_polynomial_not_exponential_walks() {
+        // The plain walk doubles per level at least (2^d walks).
+        let (_, plain) = analyse(&nest(12), false);
+        assert!(plain >= 1 << 12, "{plain}");
+        for depth in [26, 60, 100] {
+            let (_, walked) = analyse(&nest(depth), true);
+            let d = u64::from(depth);
+            assert!(
+                walked <= 10 * d * d,
+                "depth {depth}: {walked} statements walked"
+            );
+        }
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_the_analysis() {
+        // The plain walk of a 30-deep nest would take hours.
+        let mut a = Analysis::with_memo(false);
+        a.deadline = Some(Instant::now());
+        assert!(a.block(&nest(30), Live::new(), 0).is_none());
+        assert!(a.timed_out);
     }
 }

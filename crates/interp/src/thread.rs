@@ -34,13 +34,14 @@ mod exec;
 use crate::control::{CondOutcome, ControlStack, Next};
 use crate::ctx::ThreadCtx;
 use crate::eval::{Env, EvalOptions, Evaluator};
-use crate::event::{Awaiting, BlockReason, Step};
+use crate::event::{Awaiting, BlockReason, Step, StmtSite};
 use crate::fault::{Fault, FaultKind, ResumeError, SetupError};
 use crate::liveness::Liveness;
 use crate::local::LocalMemory;
 use crate::spin::{EventCounts, IterSnapshot};
 use crate::value::Value;
 use std::sync::Arc;
+use std::time::Instant;
 use warpsafe_ir::{Builtin, Kernel, LoopId, ScalarTy, Span, VarId, VarKind};
 
 /// How a thread runs.
@@ -58,6 +59,9 @@ pub struct ThreadConfig {
     /// End the thread with [`BlockReason::SpinLoop`] when it is about to
     /// repeat a wasted iteration ([`crate::spin`]).
     pub spin_assume: bool,
+    /// When the kernel analyses of [`Thread::new`] (spin-assume's
+    /// liveness) must give up with [`SetupError::TimedOut`]; `None`: never.
+    pub setup_deadline: Option<Instant>,
 }
 
 impl Default for ThreadConfig {
@@ -67,6 +71,7 @@ impl Default for ThreadConfig {
             eval: EvalOptions::default(),
             loop_bound: None,
             spin_assume: false,
+            setup_deadline: None,
         }
     }
 }
@@ -106,6 +111,8 @@ pub struct Thread<'k> {
     steps: u64,
     /// The statement executing or last executed.
     span: Span,
+    /// That statement's identity (`StmtSite::default()` before the first).
+    site: StmtSite,
     /// Shared-memory events so far, by effect (spin-assume).
     counts: EventCounts,
     /// Live variables at loop iterations; `None` when spin-assume is off
@@ -153,6 +160,29 @@ impl<'k> Thread<'k> {
         ctx: ThreadCtx,
         config: ThreadConfig,
     ) -> Result<Thread<'k>, SetupError> {
+        let liveness = if config.spin_assume {
+            Liveness::analyse(kernel, config.setup_deadline)
+                .map_err(|_| SetupError::TimedOut)?
+                .map(Arc::new)
+        } else {
+            None
+        };
+        Thread::start(kernel, ctx, config, liveness)
+    }
+
+    /// Another thread of the same kernel and configuration at the start of
+    /// the kernel, for `ctx`: as [`Thread::new`], sharing this thread's
+    /// kernel analyses (spin-assume's liveness) instead of redoing them.
+    pub fn sibling(&self, ctx: ThreadCtx) -> Result<Thread<'k>, SetupError> {
+        Thread::start(self.kernel, ctx, self.config, self.liveness.clone())
+    }
+
+    fn start(
+        kernel: &'k Kernel,
+        ctx: ThreadCtx,
+        config: ThreadConfig,
+        liveness: Option<Arc<Liveness>>,
+    ) -> Result<Thread<'k>, SetupError> {
         if !ctx.in_launch() {
             let l = &ctx.launch;
             let (what, index, dim) = if (0..3).any(|k| ctx.thread_idx[k] >= l.block_dim[k]) {
@@ -178,11 +208,6 @@ impl<'k> Thread<'k> {
             }
             vars[id.0 as usize] = Some(value);
         }
-        let liveness = if config.spin_assume {
-            Liveness::analyse(kernel).map(Arc::new)
-        } else {
-            None
-        };
         Ok(Thread {
             kernel,
             ctx,
@@ -195,6 +220,7 @@ impl<'k> Thread<'k> {
             end: None,
             steps: 0,
             span: kernel.span,
+            site: StmtSite::default(),
             counts: EventCounts::default(),
             liveness,
         })
@@ -399,6 +425,7 @@ impl<'k> Thread<'k> {
                 }
                 Next::Stmt(stmt) => {
                     self.span = stmt.span;
+                    self.site = StmtSite::of(stmt);
                     self.burn()?;
                     if let Some(step) = self.exec(stmt)? {
                         return Ok(step);

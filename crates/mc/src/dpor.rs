@@ -119,7 +119,7 @@ mod views;
 
 use crate::consistency::{self, Relations};
 use crate::graph::{BarrierInstance, Event, EventId, Kind, Loc, Order, RfSource};
-use crate::grid::{complete_read, reinterpret, status_after, Grid, Status};
+use crate::grid::{complete_read, reinterpret, same_barrier, status_after, Grid, Status};
 use crate::observe::{Flow, Observer, Stats};
 use crate::races::{self, races, Race};
 use crate::reference::{Config, Exploration, McError};
@@ -715,6 +715,7 @@ impl<'k> Explorer<'k, '_> {
                     instance,
                     reduce: *reduce,
                     span,
+                    site: ev.site,
                 };
                 if self.release(&mut s, instance)? {
                     self.keep(s, true, out);
@@ -1015,6 +1016,7 @@ impl<'k> Explorer<'k, '_> {
                         instance: inst,
                         reduce,
                         span: node.ev.span,
+                        site: node.ev.site,
                     };
                     lane.fault_loc = None;
                 }
@@ -1040,15 +1042,24 @@ impl<'k> Explorer<'k, '_> {
             .filter(|u| self.grid.participates(*u, instance.group))
             .collect();
         let mut preds = Vec::new();
+        let mut sites = Vec::new();
         for u in &parts {
             match &s.lanes[*u].status {
                 Status::AtBarrier {
                     instance: i,
                     reduce,
+                    site,
                     ..
-                } if *i == instance => preds.push(reduce.is_some_and(|(_, p)| p)),
+                } if *i == instance => {
+                    preds.push(reduce.is_some_and(|(_, p)| p));
+                    sites.push(*site);
+                }
                 _ => return Ok(true),
             }
+        }
+        if !same_barrier(instance, &sites) {
+            // Divergent: the threads stay blocked.
+            return Ok(true);
         }
         for u in parts {
             if let Status::AtBarrier {

@@ -241,8 +241,12 @@ pub fn findings(exec: &Execution) -> Vec<Finding> {
                             .iter()
                             .enumerate()
                             .filter(|(t, id)| {
+                                // Not at this barrier statement (elsewhere,
+                                // or at another one of the same instance).
                                 in_group(**id, inst.group)
-                                    && !g.events[*t].iter().any(|e| e.barrier == Some(inst))
+                                    && !g.events[*t]
+                                        .iter()
+                                        .any(|e| e.barrier == Some(inst) && e.span == *span)
                             })
                             .map(|(_, id)| *id)
                             .collect()

@@ -16,7 +16,7 @@ use crate::reference::{AssertionFailure, Config, CutThread, Execution, McError, 
 use std::sync::Arc;
 use warpsafe_interp::{
     apply_rmw, cas_result, cas_succeeds, Barrier, BlockReason, EventKind, Fault, FaultKind, Launch,
-    Location, Step, Thread, ThreadConfig, ThreadCtx, Value, WARP_SIZE,
+    Location, Step, StmtSite, Thread, ThreadConfig, ThreadCtx, Value, WARP_SIZE,
 };
 use warpsafe_ir::{Kernel, MemSpace, ReduceOp, ScalarTy, Span};
 
@@ -30,6 +30,8 @@ pub(crate) enum Status {
         instance: BarrierInstance,
         reduce: Option<(ReduceOp, bool)>,
         span: Span,
+        /// The barrier statement (see [`same_barrier`]).
+        site: StmtSite,
     },
     Done,
     Failed {
@@ -81,10 +83,11 @@ impl<'k> Grid<'k> {
             max_steps: config.max_steps,
             loop_bound: config.loop_bound,
             spin_assume: config.spin_assume,
+            setup_deadline: config.setup_deadline,
             ..ThreadConfig::default()
         };
         let mut ids = Vec::new();
-        let mut threads = Vec::new();
+        let mut threads: Vec<Thread<'k>> = Vec::new();
         for b in 0..launch.blocks() {
             for t in 0..launch.threads_per_block() {
                 let id = ThreadId {
@@ -96,10 +99,12 @@ impl<'k> Grid<'k> {
                     delinear(b, launch.grid_dim),
                     delinear(t, launch.block_dim),
                 );
-                threads.push(
-                    Thread::new(kernel, ctx, thread_config)
-                        .map_err(|error| McError::Setup { thread: id, error })?,
-                );
+                // The first thread analyses the kernel; the others share it.
+                let thread = match threads.first() {
+                    None => Thread::new(kernel, ctx, thread_config),
+                    Some(first) => first.sibling(ctx),
+                };
+                threads.push(thread.map_err(|error| McError::Setup { thread: id, error })?);
                 ids.push(id);
             }
         }
@@ -226,6 +231,22 @@ impl<'k> Grid<'k> {
         }
         exec.graph = graph;
         exec
+    }
+}
+
+/// Whether the participants of `instance`, all arrived, at the barrier
+/// statements `sites`, may be released. The threads of a block must meet
+/// at one `__syncthreads()` statement: textually different block barriers
+/// (an `if`/`else` with one in each branch, or one inlined function's
+/// barrier reached through two call sites) are barrier divergence in CUDA
+/// (undefined behaviour), even when the counts match. Threads not
+/// released stay blocked, so the execution ends with them reported as
+/// divergent. Warp, tile and grid barriers are matched by count only
+/// (`__syncwarp` may meet at different statements on current GPUs).
+pub(crate) fn same_barrier(instance: BarrierInstance, sites: &[StmtSite]) -> bool {
+    match instance.group {
+        BarrierGroup::Block { .. } => sites.windows(2).all(|w| w[0] == w[1]),
+        BarrierGroup::Warp { .. } | BarrierGroup::Tile { .. } | BarrierGroup::Grid => true,
     }
 }
 

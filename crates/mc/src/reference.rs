@@ -50,7 +50,7 @@
 
 use crate::consistency::{self, Model};
 use crate::graph::{BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, ThreadId};
-use crate::grid::{reinterpret, source, status_after, Grid, Status};
+use crate::grid::{reinterpret, same_barrier, source, status_after, Grid, Status};
 use crate::observe::{Flow, Observer, Stats};
 use crate::races::Race;
 use std::collections::{BTreeMap, HashSet};
@@ -84,6 +84,10 @@ pub struct Config {
     /// (spin-assume, `warpsafe_interp::spin`); such executions are
     /// reported as cut too, and lose no error.
     pub spin_assume: bool,
+    /// When the threads' set-up (the interpreter's kernel analyses) must
+    /// give up, with [`McError::Setup`]; `None`: never. Exploring itself
+    /// is limited by the [`crate::Observer`] (e.g. `--timeout`).
+    pub setup_deadline: Option<std::time::Instant>,
 }
 
 impl Default for Config {
@@ -96,6 +100,7 @@ impl Default for Config {
             model: Model::default(),
             loop_bound: Some(DEFAULT_LOOP_BOUND),
             spin_assume: true,
+            setup_deadline: None,
         }
     }
 }
@@ -533,6 +538,7 @@ impl<'k> Explorer<'k, '_> {
                     instance,
                     reduce: *reduce,
                     span,
+                    site: ev.site,
                 };
                 if self.release(&mut s, instance)?.is_ok() {
                     out.push(s);
@@ -627,15 +633,24 @@ impl<'k> Explorer<'k, '_> {
             .filter(|u| self.grid.participates(*u, instance.group))
             .collect();
         let mut preds = Vec::new();
+        let mut sites = Vec::new();
         for u in &parts {
             match &s.status[*u] {
                 Status::AtBarrier {
                     instance: i,
                     reduce,
+                    site,
                     ..
-                } if *i == instance => preds.push(reduce.is_some_and(|(_, p)| p)),
+                } if *i == instance => {
+                    preds.push(reduce.is_some_and(|(_, p)| p));
+                    sites.push(*site);
+                }
                 _ => return Ok(Ok(())),
             }
+        }
+        if !same_barrier(instance, &sites) {
+            // Divergent: the threads stay blocked.
+            return Ok(Ok(()));
         }
         for u in parts {
             if let Status::AtBarrier {

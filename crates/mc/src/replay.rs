@@ -26,7 +26,7 @@
 
 use crate::consistency;
 use crate::graph::{BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource};
-use crate::grid::{complete_read, reinterpret, source, status_after, Grid, Status};
+use crate::grid::{complete_read, reinterpret, same_barrier, source, status_after, Grid, Status};
 use crate::reference::{Config, Execution, McError};
 use crate::token::{fingerprint, ReplayToken, TokenError};
 use std::collections::{BTreeMap, BTreeSet};
@@ -240,6 +240,7 @@ impl<'k> Replayer<'k, '_> {
                     instance,
                     reduce: *reduce,
                     span,
+                    site: ev.site,
                 };
                 self.release(instance)?;
             }
@@ -338,15 +339,24 @@ impl<'k> Replayer<'k, '_> {
             .filter(|u| self.grid.participates(*u, instance.group))
             .collect();
         let mut preds = Vec::new();
+        let mut sites = Vec::new();
         for u in &parts {
             match &self.status[*u] {
                 Status::AtBarrier {
                     instance: i,
                     reduce,
+                    site,
                     ..
-                } if *i == instance => preds.push(reduce.is_some_and(|(_, p)| p)),
+                } if *i == instance => {
+                    preds.push(reduce.is_some_and(|(_, p)| p));
+                    sites.push(*site);
+                }
                 _ => return Ok(()),
             }
+        }
+        if !same_barrier(instance, &sites) {
+            // Divergent: the threads stay blocked.
+            return Ok(());
         }
         for u in parts {
             if let Status::AtBarrier {

@@ -98,6 +98,7 @@
 use crate::protocol::{Access, ForLoop, Proto, SyncKind};
 use crate::sym::Sym;
 use crate::verdict::{Certainty, Divergence, ThreadId};
+use warpsafe_ir::BinOp;
 use warpsafe_ir::Span;
 
 /// The reason given for a barrier under a condition not proved uniform.
@@ -108,6 +109,11 @@ pub const DIVERGENCE_REASON: &str =
 /// uniform.
 pub const LOOP_DIVERGENCE_REASON: &str =
     "barrier in a loop whose bounds or step may differ between threads of a block (possible barrier divergence)";
+
+/// A barrier under a condition that differs between threads of a block,
+/// which itself is reached by every thread of a block or by none.
+pub const UNIFORM_BARRIER_REASON: &str =
+    "barrier reached by all threads of a block or by none, under a condition that differs between them: not supported by barrier aligning";
 
 /// A block barrier inside a loop of unknown iteration count.
 pub const UNKNOWN_LOOP_REASON: &str =
@@ -253,29 +259,44 @@ fn divergence(
 /// The block and grid barriers in `p` with the condition, relative to `p`'s entry,
 /// under which each is reached (`cond` for `p` itself): the paper's
 /// `P_i` of seed 001 §5.2, for the barriers of one conditional. Barriers
-/// inside loops get the condition of reaching the loop.
-fn barriers_reached(p: &Proto, cond: Sym, out: &mut Vec<(Span, Sym)>) {
+/// inside loops get the condition of reaching the loop. Barriers in
+/// `dead` (proved unreachable) are left out; each comes with its node,
+/// its identity (one span may be inlined at several call sites).
+fn barriers_reached(p: &Proto, cond: Sym, dead: &[*const Proto], out: &mut Vec<Reached>) {
     match p {
         Proto::Sync {
             kind: SyncKind::Block | SyncKind::Grid,
             span,
-        } => out.push((*span, cond)),
+        } => {
+            if !dead.contains(&(p as *const Proto)) {
+                out.push((p as *const Proto, *span, cond));
+            }
+        }
         Proto::Seq(items) => items
             .iter()
-            .for_each(|q| barriers_reached(q, cond.clone(), out)),
+            .for_each(|q| barriers_reached(q, cond.clone(), dead, out)),
         Proto::If {
             cond: c,
             then_,
             else_,
         } => {
-            barriers_reached(then_, Sym::and(cond.clone(), c.clone()), out);
-            barriers_reached(else_, Sym::and(cond, Sym::negate(c.clone())), out);
+            barriers_reached(then_, Sym::and(cond.clone(), c.clone()), dead, out);
+            barriers_reached(else_, Sym::and(cond, Sym::negate(c.clone())), dead, out);
         }
-        Proto::For(l) => barriers_reached(&l.body, cond, out),
-        Proto::Loop { body, .. } => barriers_reached(body, cond, out),
+        // Reached only when the loop runs at least once.
+        Proto::For(l) => barriers_reached(&l.body, Sym::and(cond, enters(l)), dead, out),
+        Proto::Loop { body, .. } => barriers_reached(body, cond, dead, out),
         Proto::Skip | Proto::Access(_) | Proto::Sync { .. } => {}
     }
 }
+
+/// Whether a thread runs at least one iteration of `l` (`lo < hi`).
+fn enters(l: &ForLoop) -> Sym {
+    Sym::binary(BinOp::Lt, l.ty, l.lo.clone(), l.hi.clone())
+}
+
+/// A barrier's node, span and reach condition (see [`barriers_reached`]).
+type Reached = (*const Proto, Span, Sym);
 
 /// The block barriers of a loop body that every iteration passes (not
 /// under a conditional or an inner loop).
@@ -469,34 +490,34 @@ fn size(f: &Frag) -> usize {
         .sum()
 }
 
-/// Whether the protocol contains a block or grid barrier.
-pub(crate) fn has_block_sync(p: &Proto) -> bool {
-    let mut found = false;
+/// The spans of the block and grid barriers (`grid_only`: grid barriers
+/// only) in `p` that are not in `dead` (proved unreachable), in program
+/// order.
+fn live_barriers(p: &Proto, dead: &[*const Proto], grid_only: bool) -> Vec<Span> {
+    let mut out = Vec::new();
     p.walk(&mut |q| {
-        found |= matches!(
-            q,
-            Proto::Sync {
-                kind: SyncKind::Block | SyncKind::Grid,
-                ..
+        if let Proto::Sync { kind, span } = q {
+            let counts = match kind {
+                SyncKind::Grid => true,
+                SyncKind::Block => !grid_only,
+                SyncKind::Warp { .. } | SyncKind::Tile { .. } => false,
+            };
+            if counts && !dead.contains(&(q as *const Proto)) {
+                out.push(*span);
             }
-        )
+        }
     });
-    found
+    out
 }
 
-/// Whether the protocol contains a grid barrier.
-pub(crate) fn has_grid_sync(p: &Proto) -> bool {
-    let mut found = false;
-    p.walk(&mut |q| {
-        found |= matches!(
-            q,
-            Proto::Sync {
-                kind: SyncKind::Grid,
-                ..
-            }
-        )
-    });
-    found
+/// Whether the protocol contains a block or grid barrier not in `dead`.
+pub(crate) fn has_block_sync(p: &Proto, dead: &[*const Proto]) -> bool {
+    !live_barriers(p, dead, false).is_empty()
+}
+
+/// Whether the protocol contains a grid barrier not in `dead`.
+pub(crate) fn has_grid_sync(p: &Proto, dead: &[*const Proto]) -> bool {
+    !live_barriers(p, dead, true).is_empty()
 }
 
 /// Whether the barrier at `at` in `p` is a grid barrier.
@@ -508,34 +529,14 @@ fn is_grid_barrier(p: &Proto, at: Span) -> bool {
     found
 }
 
-/// The span of the first grid barrier in `p`.
-fn first_grid_span(p: &Proto) -> Option<Span> {
-    let mut span = None;
-    p.walk(&mut |q| {
-        if let Proto::Sync {
-            kind: SyncKind::Grid,
-            span: s,
-        } = q
-        {
-            span.get_or_insert(*s);
-        }
-    });
-    span
+/// The span of the first grid barrier in `p` not in `dead`.
+fn first_grid_span(p: &Proto, dead: &[*const Proto]) -> Option<Span> {
+    live_barriers(p, dead, true).first().copied()
 }
 
-/// The span of the first block or grid barrier in `p`.
-fn first_sync_span(p: &Proto) -> Option<Span> {
-    let mut span = None;
-    p.walk(&mut |q| {
-        if let Proto::Sync {
-            kind: SyncKind::Block | SyncKind::Grid,
-            span: s,
-        } = q
-        {
-            span.get_or_insert(*s);
-        }
-    });
-    span
+/// The span of the first block or grid barrier in `p` not in `dead`.
+fn first_sync_span(p: &Proto, dead: &[*const Proto]) -> Option<Span> {
+    live_barriers(p, dead, false).first().copied()
 }
 
 /// One phase: instances that may run between two consecutive block
@@ -624,7 +625,8 @@ struct Aligner<'p, 'o, O: Oracle> {
     in_unknown_loop: bool,
     /// Nesting depth in `For`/`Loop`.
     loop_depth: usize,
-    /// Branches proved dead (never aligned: they have no sites).
+    /// Branches proved dead (never aligned: they have no sites) and
+    /// barriers proved unreachable (ordering nothing).
     dead: Vec<*const Proto>,
     /// Divergent barriers found so far, at most one per barrier.
     divergences: Vec<Divergence>,
@@ -647,6 +649,9 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     path: Vec::new(),
                 }])
             }
+            // A barrier proved unreachable (see `divergent_if`) orders
+            // nothing.
+            Proto::Sync { .. } if self.dead.contains(&(p as *const Proto)) => unsync(Vec::new()),
             Proto::Sync { kind, span } => match kind {
                 SyncKind::Block => vec![Alt {
                     kind: Kind::Sync(Shape::default()),
@@ -679,26 +684,29 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 acc
             }
             Proto::If { cond, then_, else_ } => {
-                let synchronized = has_block_sync(p);
+                let mut synchronized = has_block_sync(p, &self.dead);
                 if synchronized {
                     let uniform = self
                         .oracle
                         .uniform(&self.sync_loops, &self.guards, &[cond])?;
-                    let span = first_sync_span(p).expect("invariant: a barrier inside");
+                    let span = first_sync_span(p, &self.dead).expect("invariant: a barrier inside");
                     match uniform {
                         Uniformity::Uniform => {
                             // Grid barriers inside: uniform across the grid
                             // too (inside a loop, they are reported when
                             // reached).
-                            if self.loop_depth == 0 && has_grid_sync(p) {
+                            if self.loop_depth == 0 && has_grid_sync(p, &self.dead) {
                                 self.grid_condition(p, cond)?;
                             }
                         }
                         Uniformity::Unproved => {
                             return Err(AlignError::Unsupported(DIVERGENCE_REASON.into(), span))
                         }
-                        Uniformity::Differs { threads, certainty } => {
-                            self.divergent_if(p, span, threads, certainty)?
+                        Uniformity::Differs { .. } => {
+                            self.divergent_if(p)?;
+                            // Its barriers may all be unreachable: then
+                            // the conditional synchronizes nothing.
+                            synchronized = has_block_sync(p, &self.dead);
                         }
                     }
                 }
@@ -757,7 +765,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             }
             Proto::For(l) => {
                 self.loop_depth += 1;
-                let out = if has_block_sync(&l.body) {
+                let out = if has_block_sync(&l.body, &self.dead) {
                     self.sync_loop(l)
                 } else {
                     self.loops.push(l);
@@ -769,7 +777,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 out?
             }
             Proto::Loop { body, .. } => {
-                if let Some(span) = first_sync_span(body) {
+                if let Some(span) = first_sync_span(body, &self.dead) {
                     return Err(AlignError::Unsupported(UNKNOWN_LOOP_REASON.into(), span));
                 }
                 let outer = self.in_unknown_loop;
@@ -791,35 +799,57 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
     }
 
     /// A conditional around barriers whose condition differs between two
-    /// threads of a block (`threads`): each barrier inside is checked on
-    /// its own (`P_i(t1) != P_i(t2)`, seed 001 §5.2) and recorded with its
-    /// witness when the threads can disagree about it; if no single
-    /// barrier can be shown so, the first one is recorded with the
-    /// conditional's witness.
-    fn divergent_if(
-        &mut self,
-        p: &Proto,
-        first: Span,
-        threads: Option<[ThreadId; 2]>,
-        certainty: Certainty,
-    ) -> Result<(), AlignError<O::Error>> {
+    /// threads of a block: each barrier inside is checked on its own (seed
+    /// 001 §5.2): it is divergent when one thread of a block reaches it
+    /// and another does not (`P_i(t1) != P_i(t2)` under the enclosing
+    /// conditions and the preconditions), recorded with that witness.
+    /// When no barrier is divergent and each is proved unreachable, they
+    /// all go to `dead` (the conditional then synchronizes nothing); a
+    /// barrier neither shown divergent nor unreachable (reached by all the
+    /// threads of a block or none, or no answer) makes the kernel UNKNOWN,
+    /// since aligning the branches as alternatives needs a uniform
+    /// condition.
+    fn divergent_if(&mut self, p: &Proto) -> Result<(), AlignError<O::Error>> {
         let mut barriers = Vec::new();
-        barriers_reached(p, Sym::Bool(true), &mut barriers);
-        let before = self.divergences.len();
-        for (span, reach) in barriers {
+        barriers_reached(p, Sym::Bool(true), &self.dead, &mut barriers);
+        let mut divergent = false;
+        let mut unreachable = Vec::new();
+        let mut unresolved: Option<(&str, Span)> = None;
+        for (node, span, reach) in barriers {
             if self.divergences.iter().any(|d| d.span == span) {
+                divergent = true;
                 continue;
             }
-            let u = self
+            match self
                 .oracle
-                .uniform(&self.sync_loops, &self.guards, &[&reach])?;
-            if let Uniformity::Differs { threads, certainty } = u {
-                self.record(divergence(span, DIVERGENCE_REASON, threads, certainty));
+                .uniform(&self.sync_loops, &self.guards, &[&reach])?
+            {
+                Uniformity::Differs { threads, certainty } => {
+                    divergent = true;
+                    self.record(divergence(span, DIVERGENCE_REASON, threads, certainty));
+                }
+                Uniformity::Uniform => {
+                    if self
+                        .oracle
+                        .feasible(&self.sync_loops, &self.guards, &reach)?
+                    {
+                        unresolved.get_or_insert((UNIFORM_BARRIER_REASON, span));
+                    } else {
+                        unreachable.push(node);
+                    }
+                }
+                Uniformity::Unproved => {
+                    unresolved.get_or_insert((DIVERGENCE_REASON, span));
+                }
             }
         }
-        if self.divergences.len() == before {
-            self.record(divergence(first, DIVERGENCE_REASON, threads, certainty));
+        if divergent {
+            return Ok(());
         }
+        if let Some((reason, span)) = unresolved {
+            return Err(AlignError::Unsupported(reason.into(), span));
+        }
+        self.dead.extend(unreachable);
         Ok(())
     }
 
@@ -829,7 +859,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
     /// different blocks disagree, each grid barrier inside is checked on
     /// its own, as [`Self::divergent_if`] does for block barriers.
     fn grid_condition(&mut self, p: &Proto, cond: &Sym) -> Result<(), AlignError<O::Error>> {
-        let span = first_grid_span(p).expect("invariant: a grid barrier inside");
+        let span = first_grid_span(p, &self.dead).expect("invariant: a grid barrier inside");
         match self.oracle.grid_uniform(&self.guards, &[cond])? {
             Uniformity::Uniform => Ok(()),
             Uniformity::Unproved => {
@@ -837,9 +867,9 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             }
             Uniformity::Differs { threads, certainty } => {
                 let mut barriers = Vec::new();
-                barriers_reached(p, Sym::Bool(true), &mut barriers);
+                barriers_reached(p, Sym::Bool(true), &self.dead, &mut barriers);
                 let before = self.divergences.len();
-                for (at, reach) in barriers {
+                for (_, at, reach) in barriers {
                     if !is_grid_barrier(p, at) || self.divergences.iter().any(|d| d.span == at) {
                         continue;
                     }
@@ -859,7 +889,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
 
     /// A `For` loop whose body contains a block barrier (Fig. 3).
     fn sync_loop(&mut self, l: &'p ForLoop) -> Result<Frag, AlignError<O::Error>> {
-        let span = first_sync_span(&l.body).unwrap_or(l.span);
+        let span = first_sync_span(&l.body, &self.dead).unwrap_or(l.span);
         if !l.bound_known {
             return Err(AlignError::Unsupported(EARLY_EXIT_REASON.into(), span));
         }
@@ -871,6 +901,22 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             Uniformity::Uniform => {}
             Uniformity::Unproved => {
                 return Err(AlignError::Unsupported(LOOP_DIVERGENCE_REASON.into(), span))
+            }
+            Uniformity::Differs { .. }
+                if !self
+                    .oracle
+                    .feasible(&self.sync_loops, &self.guards, &enters(l))? =>
+            {
+                // No thread runs an iteration: the barriers inside are
+                // unreachable, and the loop synchronizes nothing.
+                let mut barriers = Vec::new();
+                barriers_reached(&l.body, Sym::Bool(true), &self.dead, &mut barriers);
+                self.dead
+                    .extend(barriers.into_iter().map(|(node, _, _)| node));
+                self.loops.push(l);
+                let f = self.frag(&l.body);
+                self.loops.pop();
+                return f;
             }
             Uniformity::Differs { threads, certainty } => {
                 // Threads run different numbers of iterations: each barrier

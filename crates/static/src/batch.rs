@@ -57,8 +57,8 @@ type OwnLoops = HashMap<(*const ForLoop, BinderKey), (Term, Term)>;
 pub(crate) enum Outcome {
     /// No pair of members races (a clean `unsat`).
     Clear,
-    /// A pair of members races; their source locations.
-    Racy(Span, Span),
+    /// A pair of members races; their array and source locations.
+    Racy(ArrayId, Span, Span),
     /// The solver gave up, or a member could not be encoded.
     Inconclusive,
 }
@@ -139,9 +139,15 @@ pub(crate) fn groups(kernel: &Kernel, aligned: &Aligned<'_>) -> Vec<Group> {
     out
 }
 
-/// Whether pair `(a, b)` of locations is in `blocked` (either order).
-pub(crate) fn is_blocked(blocked: &HashSet<(Span, Span)>, a: Span, b: Span) -> bool {
-    blocked.contains(&(a, b)) || blocked.contains(&(b, a))
+/// Racy pairs of locations already reported, per array: one helper
+/// inlined at several call sites gives accesses to different arrays one
+/// pair of locations, and each array's race is reported.
+pub(crate) type Blocked = HashSet<(ArrayId, Span, Span)>;
+
+/// Whether pair `(a, b)` of locations on `array` is in `blocked` (either
+/// order).
+pub(crate) fn is_blocked(blocked: &Blocked, array: ArrayId, a: Span, b: Span) -> bool {
+    blocked.contains(&(array, a, b)) || blocked.contains(&(array, b, a))
 }
 
 impl Check<'_> {
@@ -151,7 +157,7 @@ impl Check<'_> {
         &mut self,
         sites: &[Site<'_>],
         group: &Group,
-        blocked: &HashSet<(Span, Span)>,
+        blocked: &Blocked,
     ) -> Result<Outcome, Fatal> {
         let n = self.queries;
         self.queries += 1;
@@ -168,7 +174,7 @@ impl Check<'_> {
         n: usize,
         sites: &[Site<'_>],
         group: &Group,
-        blocked: &HashSet<(Span, Span)>,
+        blocked: &Blocked,
     ) -> Result<Outcome, Fatal> {
         let cross = group.scope == RaceScope::CrossBlock;
         let members = &group.members;
@@ -335,14 +341,15 @@ impl Check<'_> {
                 chosen_where(1, &atomic),
             ])));
         }
-        // Pairs of locations already reported.
+        // Pairs of locations already reported on this group's array.
+        let array = sites[members[0].site].access.array;
         let spans: Vec<Span> = members.iter().map(|i| sites[i.site].access.span).collect();
         let mut distinct: Vec<Span> = spans.clone();
         distinct.sort();
         distinct.dedup();
         for (a, &sa) in distinct.iter().enumerate() {
             for &sb in &distinct[a..] {
-                if !is_blocked(blocked, sa, sb) {
+                if !is_blocked(blocked, array, sa, sb) {
                     continue;
                 }
                 for (x, y) in [(sa, sb), (sb, sa)] {
@@ -383,7 +390,9 @@ impl Check<'_> {
                     _ => None,
                 };
                 match (pick(0), pick(1)) {
-                    (Some(x), Some(y)) if x < m && y < m => Outcome::Racy(spans[x], spans[y]),
+                    (Some(x), Some(y)) if x < m && y < m => {
+                        Outcome::Racy(array, spans[x], spans[y])
+                    }
                     _ => Outcome::Inconclusive,
                 }
             }

@@ -35,7 +35,7 @@ pub(crate) struct GridPhase {
 }
 
 /// The grid phases of `body`, over `align`'s `sites`; `dead`: the branches
-/// `align` proved dead.
+/// `align` proved dead and the barriers it proved unreachable.
 pub(crate) fn phases(body: &Proto, sites: &[Site<'_>], dead: &[*const Proto]) -> Vec<GridPhase> {
     let index = sites
         .iter()
@@ -83,7 +83,9 @@ impl Walk<'_> {
     fn frag(&self, p: &Proto) -> Frag {
         match p {
             Proto::Skip => unsync(Vec::new()),
-            Proto::Sync { .. } if !is_grid_sync(p) => unsync(Vec::new()),
+            Proto::Sync { .. } if !is_grid_sync(p) || self.dead.contains(&(p as *const Proto)) => {
+                unsync(Vec::new())
+            }
             Proto::Sync { .. } => vec![Alt {
                 kind: Kind::Sync(Shape::default()),
                 assumed: false,
@@ -101,7 +103,7 @@ impl Walk<'_> {
             Proto::Seq(items) => items
                 .iter()
                 .fold(unsync(Vec::new()), |acc, q| seq(&acc, &self.frag(q))),
-            Proto::If { then_, else_, .. } if has_grid_sync(p) => {
+            Proto::If { then_, else_, .. } if has_grid_sync(p, self.dead) => {
                 let mut out: Frag = Vec::new();
                 for branch in [then_, else_] {
                     if self.dead.contains(&(&**branch as *const Proto)) {

@@ -1007,23 +1007,32 @@ impl<'k> Check<'k> {
         let sites = &aligned.sites;
         let span_key = |p: &Pair| {
             let (i, j) = p.sites();
-            (sites[i].access.span, sites[j].access.span)
+            (
+                sites[i].access.array,
+                sites[i].access.span,
+                sites[j].access.span,
+            )
         };
-        // Racy pairs of locations, and each race with its pair's rank.
-        let mut racy: HashSet<(Span, Span)> = HashSet::new();
+        // Racy pairs of locations per array, and each race with its pair's
+        // rank.
+        let mut racy = batch::Blocked::new();
         let mut found: Vec<(usize, Race)> = Vec::new();
         let mut done: HashSet<usize> = HashSet::new();
         for group in batch::groups(self.kernel, &aligned) {
             loop {
                 match self.batch_query(sites, &group, &racy)? {
                     Outcome::Clear => break,
-                    Outcome::Racy(x, y) => {
-                        // The most certain race of that pair of locations,
-                        // from the pairwise queries in their order.
-                        racy.insert((x, y));
+                    Outcome::Racy(array, x, y) => {
+                        // The most certain race of that pair of locations
+                        // on that array, from the pairwise queries in
+                        // their order.
+                        racy.insert((array, x, y));
                         for (rank, pair) in pairs.iter().enumerate() {
-                            let (a, b) = span_key(pair);
-                            if !((a, b) == (x, y) || (b, a) == (x, y)) || !done.insert(rank) {
+                            let (r, a, b) = span_key(pair);
+                            if r != array
+                                || !((a, b) == (x, y) || (b, a) == (x, y))
+                                || !done.insert(rank)
+                            {
                                 continue;
                             }
                             if let Some(race) = self.pair_query(sites, pair)? {
@@ -1035,15 +1044,15 @@ impl<'k> Check<'k> {
                     Outcome::Inconclusive => {
                         // Every pair of the group, one query each.
                         for (rank, pair) in pairs.iter().enumerate() {
-                            let (a, b) = span_key(pair);
+                            let (r, a, b) = span_key(pair);
                             if !in_group(&group, pair)
-                                || batch::is_blocked(&racy, a, b)
+                                || batch::is_blocked(&racy, r, a, b)
                                 || !done.insert(rank)
                             {
                                 continue;
                             }
                             if let Some(race) = self.pair_query(sites, pair)? {
-                                racy.insert((a, b));
+                                racy.insert((r, a, b));
                                 found.push((rank, race));
                             }
                         }

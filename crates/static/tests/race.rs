@@ -369,3 +369,27 @@ fn grid_barrier_under_a_block_dependent_condition_is_divergent() {
     assert_ne!(t1.block_idx, t2.block_idx);
     assert_ne!(t1.block_idx[0] < 2, t2.block_idx[0] < 2);
 }
+
+#[test]
+fn races_on_two_arrays_through_one_helper_are_both_reported() {
+    // Both writes are the helper's `*p = v`: one pair of locations, two
+    // arrays, two races.
+    let mut k = kernel(
+        "__device__ void w(int *p, int v) { *p = v; }
+        __global__ void k(int *g) { __shared__ int s[64]; w(&g[threadIdx.x], 1); w(&s[0], 2); }",
+    );
+    k.launch.block = Some([4, 1, 1]);
+    k.launch.grid = Some([2, 1, 1]);
+    let r = check(&k);
+    let Verdict::Racy(races) = &r.verdict else {
+        panic!("expected RACY, got {:?}", r.verdict)
+    };
+    let mut arrays: Vec<&str> = races.iter().map(|r| r.array_name.as_str()).collect();
+    arrays.sort_unstable();
+    assert_eq!(arrays, ["g", "s"]);
+    let g = races.iter().find(|r| r.array_name == "g").expect("g");
+    let s = races.iter().find(|r| r.array_name == "s").expect("s");
+    assert_eq!(g.scope, RaceScope::CrossBlock);
+    assert_eq!(s.scope, RaceScope::SameBlock);
+    assert_eq!(g.first.span, s.first.span, "one location pair");
+}

@@ -320,10 +320,12 @@ fn explore_kernel<'k>(
         Mode::FirstError
     };
     // The collector enforces the limit (and knows when more exist).
-    let config = args.config(usize::MAX);
+    let mut config = args.config(usize::MAX);
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     let mut progress = progress::Progress::new(&k.name, args.format == Format::Text);
     let start = std::time::Instant::now();
+    // The time limit covers the set-up before the first state too.
+    config.setup_deadline = timeout.map(|t| start + t);
     let collector = Collector::new(mode)
         .with_max_executions(Some(args.max_executions))
         .with_loop_bound(config.loop_bound)

@@ -76,6 +76,7 @@ impl<'k> Thread<'k> {
         Some(Step::Event(Event {
             kind,
             span: self.span,
+            site: self.site,
         }))
     }
 
