@@ -119,5 +119,9 @@ fn a_loop_some_threads_run_longer_is_still_divergent() {
             o[tid] = 1;
         }",
     );
-    assert!(matches!(r.verdict, Verdict::Divergent(_)), "{:?}", r.verdict);
+    assert!(
+        matches!(r.verdict, Verdict::Divergent(_)),
+        "{:?}",
+        r.verdict
+    );
 }

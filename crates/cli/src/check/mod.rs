@@ -24,13 +24,20 @@ use std::time::Duration;
 use warpsafe_ir::Kernel;
 use warpsafe_smt::{SolverConfig, SolverKind};
 use warpsafe_static::{
-    check_protocol, infer, print_aligned, print_protocol, AssertOutcome, KernelReport, RaceConfig,
-    Verdict,
+    check_protocol, infer, print_aligned, print_protocol, AssertOutcome, Certainty, KernelReport,
+    RaceConfig, Verdict,
 };
 
 /// The longest `--timeout`: z3 and cvc5 take their limit as an unsigned
 /// 32-bit number of milliseconds.
 const MAX_TIMEOUT_SECS: u64 = u32::MAX as u64 / 1000;
+
+/// `--fail-on`: the certainty a finding needs to make the exit status 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    Provable,
+    Possible,
+}
 
 #[derive(Args)]
 pub struct CheckArgs {
@@ -43,6 +50,11 @@ pub struct CheckArgs {
     #[arg(long, value_name = "SECS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(0..=MAX_TIMEOUT_SECS))]
     pub timeout: u64,
+    /// Which findings make the exit status 1: `provable` ones only (races,
+    /// divergence and assertion failures with an exact witness; a run with
+    /// only *possible* findings exits 2), or `possible` ones too.
+    #[arg(long, value_enum, default_value_t = FailOn::Provable)]
+    pub fail_on: FailOn,
     /// Also print an intermediate stage (repeatable).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub dump: Vec<Dump>,
@@ -131,6 +143,21 @@ impl KernelResult<'_> {
             .any(|a| matches!(a.outcome, AssertOutcome::Fails { .. }))
     }
 
+    /// A finding that is certain: a *provable* race, divergent barrier or
+    /// failing assertion.
+    fn found_provable(&self) -> bool {
+        let provable = |c: &Certainty| matches!(c, Certainty::Provable);
+        let verdict = match &self.report.verdict {
+            Verdict::Racy(races) => races.iter().any(|r| provable(&r.certainty)),
+            Verdict::Divergent(ds) => ds.iter().any(|d| provable(&d.certainty)),
+            _ => false,
+        };
+        verdict
+            || self.report.asserts.iter().any(
+                |a| matches!(&a.outcome, AssertOutcome::Fails { certainty, .. } if provable(certainty)),
+            )
+    }
+
     /// The verdict or an assertion is UNKNOWN.
     fn unknown(&self) -> bool {
         matches!(self.report.verdict, Verdict::Unknown { .. })
@@ -214,11 +241,17 @@ pub fn run(args: CheckArgs) -> Result<u8> {
             json::run(&args.file, kind, &results, &diagnostics, src)
         );
     }
-    let found = results.iter().any(KernelResult::found);
+    // Only certain findings fail the run by default: *possible* ones are
+    // "not proven, no certain bug" (2), unless `--fail-on possible`.
+    let found = match args.fail_on {
+        FailOn::Provable => results.iter().any(KernelResult::found_provable),
+        FailOn::Possible => results.iter().any(KernelResult::found),
+    };
+    let possible = results.iter().any(KernelResult::found);
     let unknown = results.iter().any(KernelResult::unknown);
     Ok(if found {
         exit::FOUND
-    } else if unknown || out.has_errors() {
+    } else if possible || unknown || out.has_errors() {
         exit::UNUSABLE
     } else {
         exit::OK
