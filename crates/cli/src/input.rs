@@ -125,11 +125,21 @@ pub fn load_text(path: &Path, text: String, flags: &KernelFlags) -> Result<Loade
         )
     })?;
     for k in &mut output.module.kernels {
+        // Dimensions given as flags replace those of the file and what was
+        // inferred about them.
         if flags.block_dim.is_some() {
             k.launch.block = flags.block_dim;
+            k.launch.notes.retain(|(n, _)| !n.starts_with("blockDim"));
+            k.launch
+                .notes
+                .push(("blockDim from --block-dim".into(), None));
         }
         if flags.grid_dim.is_some() {
             k.launch.grid = flags.grid_dim;
+            k.launch.notes.retain(|(n, _)| !n.starts_with("gridDim"));
+            k.launch
+                .notes
+                .push(("gridDim from --grid-dim".into(), None));
         }
     }
     Ok(Loaded { sources, output })

@@ -436,3 +436,43 @@ fn timeout_out_of_range_is_a_usage_error() {
     assert!(stdout.contains("kernel k: DRF"), "{stdout}");
     assert_eq!(code, Some(0), "{stdout}");
 }
+
+/// Dimensions a kernel never reads are assumed to be 1, and the report
+/// says so; `--all-dims` checks every shape CUDA allows, where two threads
+/// that differ only in `threadIdx.y` write the same element.
+#[test]
+fn unread_dimensions_are_assumed_1_unless_all_dims() {
+    let text = "__global__ void k(int *a) { if (blockIdx.x == 0) a[threadIdx.x] = 1; }\n";
+    let (code, stdout) = common::run_on("check", "one_d.cu", text, &[]);
+    assert!(stdout.contains("kernel k: DRF"), "{stdout}");
+    assert!(
+        stdout.contains("launch: blockDim=(any,1,1), gridDim=(any,1,1)")
+            && stdout.contains("blockDim.y/z assumed 1"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = common::run_on("check", "all_dims.cu", text, &["--all-dims"]);
+    assert!(stdout.contains("kernel k: RACY"), "{stdout}");
+    assert!(
+        stdout.contains("launch: blockDim=(any,any,any)"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
+/// A launch whose block is constant and whose grid is not fixes the block
+/// only (`k<<<(n + 255) / 256, 256>>>`).
+#[test]
+fn a_constant_block_is_taken_from_a_launch_with_a_runtime_grid() {
+    // Blocks of more than 256 threads would make threads 0 and 256 meet.
+    let text = "__global__ void k(int *a) { if (blockIdx.x == 0) a[threadIdx.x % 256] = 1; }\n\
+                void host(int *d, int n) { k<<<(n + 255) / 256, 256>>>(d); }\n";
+    let (code, stdout) = common::run_on("check", "runtime_grid.cu", text, &[]);
+    assert!(stdout.contains("kernel k: DRF"), "{stdout}");
+    assert!(
+        stdout
+            .contains("launch: blockDim=(256,1,1), gridDim=(any,1,1) (blockDim from the launch at"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+}

@@ -17,7 +17,7 @@ mod types;
 
 use decl::TemplateEnv;
 use items::{FnItem, Items};
-use warpsafe_ir::{LaunchConfig, Module};
+use warpsafe_ir::Module;
 use warpsafe_source::{Diagnostic, FileId, SourceMap};
 
 pub use warpsafe_preproc::{Options as PreprocOptions, SourceLoader};
@@ -214,27 +214,75 @@ fn lower_one<'t>(
     let (tenv, targs) = template_env(syn, items, f, texts)?;
     let lowerer = lower::Lowerer::new(syn, items, f, tenv, targs);
     let (mut kernel, mut warnings) = lowerer.lower_kernel(f)?;
-    // Default dimensions from constant launches in host code.
-    let configs: Vec<(&launch::Launch, [u64; 3], [u64; 3])> = mine
-        .iter()
-        .filter_map(|l| Some((*l, l.grid?, l.block?)))
-        .collect();
-    if let Some((first, grid, block)) = configs.first() {
-        if configs.iter().all(|(_, g, b)| g == grid && b == block) && configs.len() == mine.len() {
-            kernel.launch = LaunchConfig {
-                grid: Some(*grid),
-                block: Some(*block),
-                dynamic_shared: first.shared,
-                span: Some(first.span),
-            };
-        } else {
+    // Default dimensions from constant launches in host code: the block
+    // and the grid each when every launch gives the same constant one.
+    let agreed = |dims: Vec<Option<[u64; 3]>>| match dims.first() {
+        Some(Some(first)) if dims.iter().all(|d| d.as_ref() == Some(first)) => Some(*first),
+        _ => None,
+    };
+    if let Some(first) = mine.first() {
+        let block = agreed(mine.iter().map(|l| l.block).collect());
+        let grid = agreed(mine.iter().map(|l| l.grid).collect());
+        if block.is_none() && grid.is_none() {
             warnings.push(
                 Diagnostic::note("launch", "the kernel is launched with several or non-constant configurations; no default dimensions taken")
                     .at(first.span),
             );
         }
+        let launch = &mut kernel.launch;
+        launch.span = Some(first.span);
+        launch.dynamic_shared = first
+            .shared
+            .filter(|_| mine.iter().all(|l| l.shared == first.shared));
+        if let Some(b) = block {
+            launch.block = Some(b);
+            launch
+                .notes
+                .push(("blockDim from the launch".into(), Some(first.span)));
+        }
+        if let Some(g) = grid {
+            launch.grid = Some(g);
+            launch
+                .notes
+                .push(("gridDim from the launch".into(), Some(first.span)));
+        }
     }
+    infer_unused_dims(&mut kernel);
     Ok((kernel, warnings))
+}
+
+/// Dimensions a kernel never reads are 1: a kernel that reads neither
+/// `threadIdx.y/z` nor `blockDim.y/z` is written for 1-D blocks (likewise
+/// the grid with `blockIdx`/`gridDim`). An assumption about how the kernel
+/// is launched, stated in reports and dropped by `--all-dims`.
+fn infer_unused_dims(kernel: &mut warpsafe_ir::Kernel) {
+    use warpsafe_ir::{Builtin as B, Dim};
+    let higher = |d: Dim| d != Dim::X;
+    let block_2d =
+        kernel.reads_builtin(&|b| matches!(b, B::ThreadIdx(d) | B::BlockDim(d) if higher(d)));
+    let grid_2d =
+        kernel.reads_builtin(&|b| matches!(b, B::BlockIdx(d) | B::GridDim(d) if higher(d)));
+    let launch = &mut kernel.launch;
+    if !block_2d && launch.block.is_none() {
+        launch.block_parts = [None, Some(1), Some(1)];
+        launch.notes.push((
+            format!(
+                "blockDim.y/z {}: the kernel never reads threadIdx.y/z or blockDim.y/z",
+                warpsafe_ir::INFERRED
+            ),
+            None,
+        ));
+    }
+    if !grid_2d && launch.grid.is_none() {
+        launch.grid_parts = [None, Some(1), Some(1)];
+        launch.notes.push((
+            format!(
+                "gridDim.y/z {}: the kernel never reads blockIdx.y/z or gridDim.y/z",
+                warpsafe_ir::INFERRED
+            ),
+            None,
+        ));
+    }
 }
 
 /// The template argument lists a kernel is checked with: `--template-args`,

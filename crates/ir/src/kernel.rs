@@ -132,7 +132,38 @@ pub struct LaunchConfig {
     pub dynamic_shared: Option<u64>,
     /// The launch in the source, when it came from one.
     pub span: Option<Span>,
+    /// Components known when the whole triple is not (`None`: any value
+    /// CUDA allows): dimensions the kernel never reads are assumed to be 1
+    /// (`threadIdx.y/z` and `blockDim.y/z` for the block, `blockIdx.y/z`
+    /// and `gridDim.y/z` for the grid).
+    pub block_parts: [Option<u64>; 3],
+    pub grid_parts: [Option<u64>; 3],
+    /// Where each known part comes from, for reports (`blockDim from the
+    /// launch`, with the launch's span; `gridDim.y/z assumed 1: ...`).
+    pub notes: Vec<(String, Option<Span>)>,
 }
+
+impl LaunchConfig {
+    /// Block dimension `d` when known, from the full triple or a part.
+    pub fn block_dim(&self, d: usize) -> Option<u64> {
+        self.block.map(|b| b[d]).or(self.block_parts[d])
+    }
+
+    /// Grid dimension `d` when known.
+    pub fn grid_dim(&self, d: usize) -> Option<u64> {
+        self.grid.map(|g| g[d]).or(self.grid_parts[d])
+    }
+
+    /// Drops what was inferred rather than given (`--all-dims`).
+    pub fn forget_inferred(&mut self) {
+        self.block_parts = [None; 3];
+        self.grid_parts = [None; 3];
+        self.notes.retain(|(n, _)| !n.contains(INFERRED));
+    }
+}
+
+/// Marks the notes about dimensions assumed from what a kernel reads.
+pub const INFERRED: &str = "assumed 1";
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Kernel {

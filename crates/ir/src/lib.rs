@@ -27,7 +27,7 @@ mod visit;
 pub use expr::{BinOp, Builtin, Const, Dim, Expr, UnOp};
 pub use kernel::{
     Array, ArrayId, ArrayOrigin, Kernel, LaunchConfig, MemSpace, Module, Param, ParamKind, Var,
-    VarId, VarKind,
+    VarId, VarKind, INFERRED,
 };
 pub use print::print_kernel;
 pub use stmt::{

@@ -19,3 +19,57 @@ impl Kernel {
         walk_block(&self.body, f);
     }
 }
+
+impl Stmt {
+    /// The expressions this statement evaluates itself (not those of the
+    /// blocks it contains).
+    pub fn exprs(&self) -> Vec<&crate::Expr> {
+        use crate::{BarrierKind, StmtKind as K};
+        match &self.kind {
+            K::Assign { value, .. } => vec![value],
+            K::Load { mem, .. } => vec![&mem.index],
+            K::Store { mem, value, .. } => vec![&mem.index, value],
+            K::Rmw { mem, operand, .. } => vec![&mem.index, operand],
+            K::Cas {
+                mem,
+                expected,
+                desired,
+                ..
+            } => vec![&mem.index, expected, desired],
+            K::Barrier { kind, reduce } => {
+                let mut out = Vec::new();
+                if let BarrierKind::Warp { mask } = kind {
+                    out.push(mask);
+                }
+                if let Some((_, pred, _)) = reduce {
+                    out.push(pred);
+                }
+                out
+            }
+            K::Assert { cond, .. } | K::Assume { cond, .. } | K::If { cond, .. } => vec![cond],
+            K::Loop { cond, .. } => vec![cond],
+            K::Print { args, .. } => args.iter().collect(),
+            K::Havoc { .. } | K::Fence { .. } | K::Break(_) | K::Continue(_) | K::Return => {
+                Vec::new()
+            }
+        }
+    }
+}
+
+impl Kernel {
+    /// Whether any expression of the kernel reads a built-in for which
+    /// `pred` holds (`threadIdx.y`, `gridDim.z`, ...).
+    pub fn reads_builtin(&self, pred: &dyn Fn(crate::Builtin) -> bool) -> bool {
+        let mut found = false;
+        self.walk(&mut |s| {
+            for e in s.exprs() {
+                e.walk(&mut |x| {
+                    if let crate::Expr::Builtin(b) = x {
+                        found |= pred(*b);
+                    }
+                });
+            }
+        });
+        found
+    }
+}

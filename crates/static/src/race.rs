@@ -1150,12 +1150,14 @@ impl<'k> Check<'k> {
         for d in 0..3 {
             solver.assert(&term::bvuge(block_dim[d].clone(), u(1)))?;
             solver.assert(&term::bvuge(grid_dim[d].clone(), u(1)))?;
-            match launch.block {
-                Some(b) => solver.assert(&term::eq(block_dim[d].clone(), u(b[d])))?,
+            // A full triple, or a part of one (a dimension the kernel never
+            // reads, assumed 1).
+            match launch.block_dim(d) {
+                Some(b) => solver.assert(&term::eq(block_dim[d].clone(), u(b)))?,
                 None => solver.assert(&term::bvule(block_dim[d].clone(), u(BLOCK_LIMITS[d])))?,
             }
-            match launch.grid {
-                Some(g) => solver.assert(&term::eq(grid_dim[d].clone(), u(g[d])))?,
+            match launch.grid_dim(d) {
+                Some(g) => solver.assert(&term::eq(grid_dim[d].clone(), u(g)))?,
                 None => solver.assert(&term::bvule(grid_dim[d].clone(), u(GRID_LIMITS[d])))?,
             }
             for t in &threads {

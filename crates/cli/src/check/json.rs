@@ -6,6 +6,8 @@
 //! ```text
 //! { "file", "solver": "z3"|"cvc5",
 //!   "kernels": [ { "kernel", "verdict": "drf"|"racy"|"divergent"|"unknown",
+//!       "launch": { "block_dim": [null|int; 3], "grid_dim": [null|int; 3],
+//!                   "notes": [string] },  // what was assumed (null: any)
 //!       "reason": null|string,          // why UNKNOWN
 //!       "location": null|LOC,           // the construct that made it UNKNOWN
 //!       "races": [ { "array", "space": "global"|"shared"|..,
@@ -69,6 +71,7 @@ struct Run<'a> {
 struct KernelJson<'a> {
     kernel: &'a str,
     verdict: &'static str,
+    launch: LaunchJson,
     reason: Option<&'a str>,
     location: Option<Loc>,
     races: Vec<RaceJson<'a>>,
@@ -78,6 +81,15 @@ struct KernelJson<'a> {
     protocol: Option<&'a str>,
     aligned: Option<&'a str>,
     smt: Option<String>,
+}
+
+/// The dimensions a kernel was checked for (`None`: any size CUDA
+/// allows) and where each known one comes from.
+#[derive(Serialize)]
+struct LaunchJson {
+    block_dim: [Option<u64>; 3],
+    grid_dim: [Option<u64>; 3],
+    notes: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -357,9 +369,16 @@ fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
             j
         })
         .collect();
+    let l = &r.kernel.launch;
+    let launch = LaunchJson {
+        block_dim: [0, 1, 2].map(|d| l.block_dim(d)),
+        grid_dim: [0, 1, 2].map(|d| l.grid_dim(d)),
+        notes: super::text::launch_notes(l, sources),
+    };
     KernelJson {
         kernel: &r.kernel.name,
         verdict,
+        launch,
         reason,
         location,
         races,

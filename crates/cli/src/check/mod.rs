@@ -55,6 +55,10 @@ pub struct CheckArgs {
     /// only *possible* findings exits 2), or `possible` ones too.
     #[arg(long, value_enum, default_value_t = FailOn::Provable)]
     pub fail_on: FailOn,
+    /// Check every block and grid shape CUDA allows, instead of assuming
+    /// that dimensions the kernel never reads are 1 (Faial's flag).
+    #[arg(long)]
+    pub all_dims: bool,
     /// Also print an intermediate stage (repeatable).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub dump: Vec<Dump>,
@@ -170,8 +174,13 @@ impl KernelResult<'_> {
 }
 
 pub fn run(args: CheckArgs) -> Result<u8> {
-    let loaded =
+    let mut loaded =
         load(&args.file, &args.input.to_flags()).map_err(|e| input_error(&args, e, &[]))?;
+    if args.all_dims {
+        for k in &mut loaded.output.module.kernels {
+            k.launch.forget_inferred();
+        }
+    }
     let out = &loaded.output;
     let src = &loaded.sources;
     if !out.diagnostics.is_empty() {

@@ -22,6 +22,7 @@ pub fn kernel(r: &KernelResult<'_>, src: &SourceMap) -> String {
         out.push_str(a);
     }
     let report = &r.report;
+    let start = out.len();
     match &report.verdict {
         Verdict::Drf => {
             let _ = writeln!(
@@ -60,6 +61,13 @@ pub fn kernel(r: &KernelResult<'_>, src: &SourceMap) -> String {
             };
         }
     }
+    // The launch the verdict assumed, right under the verdict line.
+    if let Some(eol) = out[start..].find('\n') {
+        out.insert_str(
+            start + eol + 1,
+            &format!("  {}\n", launch(&r.kernel.launch, src)),
+        );
+    }
     print_asserts(&mut out, &report.asserts, src);
     for n in &report.notes {
         let _ = writeln!(out, "  note: {n}");
@@ -68,6 +76,39 @@ pub fn kernel(r: &KernelResult<'_>, src: &SourceMap) -> String {
         let _ = writeln!(out, "; SMT queries of {name}\n{t}");
     }
     out
+}
+
+/// The dimensions a kernel was checked for and where each comes from:
+/// `launch: blockDim=(256,1,1), gridDim=(any,1,1) (blockDim from the launch
+/// at main.cu:88; gridDim.y/z assumed 1: ...)`.
+pub fn launch(l: &warpsafe_ir::LaunchConfig, src: &SourceMap) -> String {
+    let dims = |known: &dyn Fn(usize) -> Option<u64>| {
+        let parts: Vec<String> = (0..3)
+            .map(|d| known(d).map_or("any".to_string(), |v| v.to_string()))
+            .collect();
+        format!("({})", parts.join(","))
+    };
+    let notes = launch_notes(l, src);
+    let mut line = format!(
+        "launch: blockDim={}, gridDim={}",
+        dims(&|d| l.block_dim(d)),
+        dims(&|d| l.grid_dim(d))
+    );
+    if !notes.is_empty() {
+        let _ = write!(line, " ({})", notes.join("; "));
+    }
+    line
+}
+
+/// Where each known dimension comes from, with the launch's location.
+pub fn launch_notes(l: &warpsafe_ir::LaunchConfig, src: &SourceMap) -> Vec<String> {
+    l.notes
+        .iter()
+        .map(|(n, span)| match span {
+            Some(s) => format!("{n} at {}", src.describe(*s)),
+            None => n.clone(),
+        })
+        .collect()
 }
 
 fn certainty(c: &Certainty) -> String {
