@@ -161,6 +161,16 @@ impl<'t> Items<'t> {
             .collect()
     }
 
+    /// The methods named `name` of class `owner` that have a body (what a
+    /// call can inline).
+    pub fn defined_methods(&self, owner: &str, name: &str) -> Vec<FnItem<'t>> {
+        self.methods(owner, name)
+            .into_iter()
+            .filter(|m| m.def.child_by_field_name("body").is_some())
+            .cloned()
+            .collect()
+    }
+
     /// Whether a namespace path names a namespace declared in the file.
     pub fn is_namespace(&self, path: &[String]) -> bool {
         self.namespaces.contains(path)
@@ -209,13 +219,7 @@ impl<'t> Items<'t> {
                 self.ns.truncate(depth);
             }
             "using_declaration" => {
-                let directive = syn.text(n).split_whitespace().nth(1) == Some("namespace");
-                if let Some(target) = named_children(n).into_iter().last() {
-                    let path = syn
-                        .text(target)
-                        .split("::")
-                        .map(|p| p.trim().to_string())
-                        .collect();
+                if let Some((path, directive)) = using_path(syn, n) {
                     self.usings.push(Using {
                         scope: self.ns.clone(),
                         path,
@@ -694,8 +698,23 @@ fn template_params<'t>(syn: &'t Syntax, list: Node<'t>) -> Vec<TemplateParam<'t>
     out
 }
 
-/// The name a function declarator declares (`k`, `ns::k`), if simple.
-pub fn function_name(syn: &Syntax, mut d: Node) -> Option<String> {
+/// The path a `using namespace a::b;` (a directive: `true`) or a
+/// `using a::f;` names, as written.
+pub fn using_path(syn: &Syntax, n: Node) -> Option<(Vec<String>, bool)> {
+    let directive = syn.text(n).split_whitespace().nth(1) == Some("namespace");
+    let target = named_children(n).into_iter().last()?;
+    let path = syn
+        .text(target)
+        .split("::")
+        .map(|p| p.trim().to_string())
+        .collect();
+    Some((path, directive))
+}
+
+/// The node a function declarator names, through pointer, reference,
+/// parenthesised and attributed declarators (`f`, `a::f`, `f<2>`,
+/// `operator+`).
+fn declarator_core(mut d: Node) -> Option<Node> {
     loop {
         match d.kind() {
             "function_declarator"
@@ -707,67 +726,51 @@ pub fn function_name(syn: &Syntax, mut d: Node) -> Option<String> {
                     .child_by_field_name("declarator")
                     .or_else(|| named_children(d).into_iter().next())?;
             }
-            "identifier" | "field_identifier" => return Some(syn.text(d).to_string()),
-            "template_function" => d = d.child_by_field_name("name")?,
-            // `operator+`, `operator +=`: named without spaces.
-            "operator_name" => {
-                let text: String = syn.text(d).split_whitespace().collect();
-                return text.starts_with("operator").then_some(text);
-            }
-            _ => return None,
+            _ => return Some(d),
         }
+    }
+}
+
+/// The name a function declarator declares (`k`, `k<2>`, `operator+`), if
+/// it is not qualified.
+pub fn function_name(syn: &Syntax, d: Node) -> Option<String> {
+    let core = declarator_core(d)?;
+    match core.kind() {
+        "identifier" | "field_identifier" => Some(syn.text(core).to_string()),
+        "template_function" => core
+            .child_by_field_name("name")
+            .filter(|n| n.kind() == "identifier")
+            .map(|n| syn.text(n).to_string()),
+        // `operator+`, `operator +=`: named without spaces.
+        "operator_name" => {
+            let text: String = syn.text(core).split_whitespace().collect();
+            text.starts_with("operator").then_some(text)
+        }
+        _ => None,
     }
 }
 
 /// The scope and name of a function declarator named `a::b::f`.
-fn qualified_function_name(syn: &Syntax, mut d: Node) -> Option<(Vec<String>, String)> {
-    loop {
-        match d.kind() {
-            "function_declarator"
-            | "pointer_declarator"
-            | "reference_declarator"
-            | "parenthesized_declarator"
-            | "attributed_declarator" => {
-                d = d
-                    .child_by_field_name("declarator")
-                    .or_else(|| named_children(d).into_iter().next())?;
-            }
-            "qualified_identifier" => {
-                let text = syn.text(d);
-                if text.contains('<') || text.contains('~') || text.contains("operator") {
-                    return None;
-                }
-                let mut parts: Vec<String> =
-                    text.split("::").map(|p| p.trim().to_string()).collect();
-                let name = parts.pop()?;
-                if parts.iter().any(|p| p.is_empty()) || name.is_empty() {
-                    return None;
-                }
-                return Some((parts, name));
-            }
-            _ => return None,
-        }
+fn qualified_function_name(syn: &Syntax, d: Node) -> Option<(Vec<String>, String)> {
+    let core = declarator_core(d).filter(|c| c.kind() == "qualified_identifier")?;
+    let text = syn.text(core);
+    if text.contains('<') || text.contains('~') || text.contains("operator") {
+        return None;
     }
+    let mut parts: Vec<String> = text.split("::").map(|p| p.trim().to_string()).collect();
+    let name = parts.pop()?;
+    if parts.iter().any(|p| p.is_empty()) || name.is_empty() {
+        return None;
+    }
+    Some((parts, name))
 }
 
 /// The template arguments of an explicit specialisation's declarator
 /// (`f<2>` in `template <> int f<2>(int)`).
-fn specialisation_args(mut d: Node) -> Option<Node> {
-    loop {
-        match d.kind() {
-            "template_function" => return d.child_by_field_name("arguments"),
-            "function_declarator"
-            | "pointer_declarator"
-            | "reference_declarator"
-            | "parenthesized_declarator"
-            | "attributed_declarator" => {
-                d = d
-                    .child_by_field_name("declarator")
-                    .or_else(|| named_children(d).into_iter().next())?;
-            }
-            _ => return None,
-        }
-    }
+fn specialisation_args(d: Node) -> Option<Node> {
+    declarator_core(d)
+        .filter(|c| c.kind() == "template_function")?
+        .child_by_field_name("arguments")
 }
 
 enum Special {

@@ -179,6 +179,12 @@ impl Pp<'_> {
         if directive == "import" {
             self.once.insert(id);
         }
+        self.include_count += 1;
+        self.enter(id);
+    }
+
+    /// Starts reading the registered file `id` (its text as loaded).
+    fn enter(&mut self, id: FileId) {
         let Some(text) = self.text_of(id).cloned().or_else(|| {
             self.sources
                 .get(id)
@@ -186,7 +192,6 @@ impl Pp<'_> {
         }) else {
             return;
         };
-        self.include_count += 1;
         self.push_frame(id, text);
     }
 
@@ -197,17 +202,9 @@ impl Pp<'_> {
             return;
         };
         let span = Span::new(self.main, 0, 0);
-        let Some(id) = self.register(Found::Builtin(name.to_string(), text), span) else {
-            return;
-        };
-        let Some(text) = self.text_of(id).cloned().or_else(|| {
-            self.sources
-                .get(id)
-                .map(|f| Rc::<str>::from(f.text.as_str()))
-        }) else {
-            return;
-        };
-        self.push_frame(id, text);
+        if let Some(id) = self.register(Found::Builtin(name.to_string(), text), span) {
+            self.enter(id);
+        }
     }
 
     /// Search for a header (see the module doc for the order).

@@ -563,16 +563,7 @@ impl<'t> Lowerer<'_, 't> {
                 _ => None,
             };
             if let Some(owner) = owner {
-                let found: Vec<_> = self
-                    .items
-                    .methods(&owner, method)
-                    .into_iter()
-                    .cloned()
-                    .collect();
-                let defined: Vec<_> = found
-                    .into_iter()
-                    .filter(|m| m.def.child_by_field_name("body").is_some())
-                    .collect();
+                let defined = self.items.defined_methods(&owner, method);
                 if !defined.is_empty() {
                     let Some(m) = self.resolve_overload(&defined, None, args, n)? else {
                         return Err(warpsafe_source::Diagnostic::error(

@@ -67,13 +67,7 @@ impl<'t> Lowerer<'_, 't> {
         // Inside a method, the class's members hide functions of the
         // enclosing namespaces (the implicit `this->`).
         if let Some((class, this)) = self.this_stack.last().cloned().flatten() {
-            let members: Vec<FnItem<'t>> = self
-                .items
-                .methods(&class, &name)
-                .into_iter()
-                .filter(|m| m.def.child_by_field_name("body").is_some())
-                .cloned()
-                .collect();
+            let members: Vec<FnItem<'t>> = self.items.defined_methods(&class, &name);
             if f.kind() == "identifier" && !members.is_empty() {
                 let chosen = self
                     .resolve_overload(&members, targs, &args, n)?

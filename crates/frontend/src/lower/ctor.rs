@@ -75,13 +75,7 @@ impl<'t> Lowerer<'_, 't> {
             let braced = init.is_some_and(|i| i.kind() == "initializer_list");
             return self.aggregate_init(place, c, &args, braced, d);
         }
-        let ctors: Vec<FnItem<'t>> = self
-            .items
-            .methods(c, c)
-            .into_iter()
-            .filter(|m| m.def.child_by_field_name("body").is_some())
-            .cloned()
-            .collect();
+        let ctors: Vec<FnItem<'t>> = self.items.defined_methods(c, c);
         match self.resolve_overload(&ctors, None, &args, d)? {
             Some(ctor) => {
                 self.inline(&ctor, None, &args, d, Some(place.clone()))?;
@@ -207,13 +201,7 @@ impl<'t> Lowerer<'_, 't> {
             if name == c {
                 // A delegating constructor: the target does all the
                 // initialisation.
-                let ctors: Vec<FnItem<'t>> = self
-                    .items
-                    .methods(&c, &c)
-                    .into_iter()
-                    .filter(|m| m.def.child_by_field_name("body").is_some())
-                    .cloned()
-                    .collect();
+                let ctors: Vec<FnItem<'t>> = self.items.defined_methods(&c, &c);
                 let target = self
                     .resolve_overload(&ctors, None, &args, *fi)?
                     .ok_or_else(|| self.no_ctor(&c, args.len(), *fi))?;

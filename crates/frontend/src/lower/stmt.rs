@@ -84,14 +84,8 @@ impl<'t> Lowerer<'_, 't> {
             "using_declaration" => {
                 // Visible to calls in the rest of the function (name lookup,
                 // `overload.rs`); block scoping is not tracked.
-                let directive = self.text(n).split_whitespace().nth(1) == Some("namespace");
-                if let Some(target) = named_children(n).into_iter().last() {
-                    let path = self
-                        .text(target)
-                        .split("::")
-                        .map(|p| p.trim().to_string())
-                        .collect();
-                    self.local_usings.push((path, directive));
+                if let Some(using) = crate::items::using_path(self.syn, n) {
+                    self.local_usings.push(using);
                 }
                 Ok(())
             }
