@@ -576,7 +576,8 @@ impl<'t> Lowerer<'_, 't> {
                         .at(self.span(n)));
                     };
                     self.out.extend(block);
-                    return self.inline(&m, None, args, n, Some(place));
+                    let this = self.freeze(place, recv);
+                    return self.inline(&m, None, args, n, Some(this));
                 }
             }
         }

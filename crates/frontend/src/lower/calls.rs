@@ -411,7 +411,7 @@ impl<'t> Lowerer<'_, 't> {
                 Some(a) if is_ref => match self.block(|s| s.place(*a)) {
                     Ok((block, place)) => {
                         self.out.extend(block);
-                        Some(place)
+                        Some(self.freeze(place, *a))
                     }
                     // A `const T&` binds to a temporary holding an rvalue.
                     Err(_) if is_const => None,

@@ -740,6 +740,8 @@ impl<'t> Lowerer<'_, 't> {
         self.write(&place, new, n)?;
         match (result, &place) {
             (Some(_), Place::Var(v, t)) => Ok(Value::Scalar(Expr::Var(*v), *t)),
+            // `p += n` as a value: the offset variable as written.
+            (Some(_), Place::PtrVar { .. }) => self.read(&place, n),
             (Some(v), _) => Ok(v),
             (None, _) => Ok(Value::Void),
         }
@@ -818,6 +820,9 @@ impl<'t> Lowerer<'_, 't> {
         if prefix {
             match &place {
                 Place::Var(v, t) => Ok(Value::Scalar(Expr::Var(*v), *t)),
+                // The new value was computed from the pointer's offset
+                // variable, which the write just changed: read it again.
+                Place::PtrVar { .. } => self.read(&place, n),
                 _ => Ok(new),
             }
         } else {

@@ -125,6 +125,50 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     /// A field of an aggregate place.
+    /// The place as it stands now, for a reference (bound once, C++
+    /// [dcl.init.ref]): index expressions and a choice's array id that read
+    /// variables are copied into fresh temporaries, so later writes to those
+    /// variables do not move the reference.
+    pub fn freeze(&mut self, p: Place, n: Node) -> Place {
+        let span = self.span(n);
+        let snapshot = |s: &mut Self, e: Expr, ty: ScalarTy| {
+            if e.as_const_int().is_some() {
+                return e;
+            }
+            let t = s.temp(ty, span);
+            s.emit(StmtKind::Assign { dst: t, value: e }, span);
+            Expr::Var(t)
+        };
+        match p {
+            Place::Mem {
+                array,
+                index,
+                ty,
+                volatile,
+            } => Place::Mem {
+                array,
+                index: snapshot(self, index, ScalarTy::I64),
+                ty,
+                volatile,
+            },
+            Place::Agg(t, fields) => {
+                Place::Agg(t, fields.into_iter().map(|f| self.freeze(f, n)).collect())
+            }
+            Place::AtomicRef(inner, t, s) => {
+                Place::AtomicRef(Box::new(self.freeze(*inner, n)), t, s)
+            }
+            Place::Choice { base, arms } => Place::Choice {
+                base: snapshot(self, base, ScalarTy::U32),
+                arms: arms
+                    .into_iter()
+                    .map(|(a, p)| (a, self.freeze(p, n)))
+                    .collect(),
+            },
+            // Variables are bound by identity.
+            p @ (Place::Var(..) | Place::PtrVar { .. } | Place::FnVar(_)) => p,
+        }
+    }
+
     pub fn field(&mut self, base: Place, name: &str, n: Node) -> R<Place> {
         if let Place::Choice { base, arms } = base {
             let mut out = Vec::new();

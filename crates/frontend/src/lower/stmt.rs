@@ -548,6 +548,7 @@ impl<'t> Lowerer<'_, 't> {
                 let init =
                     init.ok_or_else(|| self.unsupported(d, "a reference without an initialiser"))?;
                 let place = self.place(init)?;
+                let place = self.freeze(place, d);
                 self.bind(&name, Binding::Place(place));
                 continue;
             }
