@@ -98,6 +98,9 @@ pub struct Items<'t> {
     pub globals: Vec<GlobalItem<'t>>,
     pub types: TypeTable,
     pub consts: HashMap<String, i128>,
+    /// The declared types of `consts` that are `const` variables
+    /// (enumerators are `int`).
+    pub const_types: HashMap<String, ScalarTy>,
     /// GPUVerify's file-scope `__axiom(e);` statements, in file order:
     /// assumptions every kernel starts with.
     pub axioms: Vec<Node<'t>>,
@@ -391,10 +394,17 @@ impl<'t> Items<'t> {
                     quals: q,
                 });
             } else if q.const_ {
-                // `const int N = 64;` at file scope: usable in array sizes.
-                if let Some(v) = d.child_by_field_name("value") {
-                    if let Some(c) = eval(syn, v, &self.consts) {
-                        self.define_const(name, c);
+                // `const int N = 64;` at file scope: usable in array sizes,
+                // with its declared type.
+                let ty = n
+                    .child_by_field_name("type")
+                    .and_then(|t| self.type_cx(syn).base_type(t).ok())
+                    .and_then(|t| t.scalar())
+                    .filter(|t| !t.is_float());
+                if let (Some(v), Some(ty)) = (d.child_by_field_name("value"), ty) {
+                    if let Some(c) = eval(syn, v, &*self) {
+                        self.define_const(name.clone(), crate::consteval::wrap(c, ty));
+                        self.const_types.insert(name, ty);
                     }
                 }
             } else if !q.extern_ {
@@ -597,29 +607,57 @@ impl<'t> Items<'t> {
     }
 
     fn enum_def(&mut self, syn: &'t Syntax, n: Node<'t>) {
+        // The underlying type: the fixed one (`enum class E : unsigned
+        // char`), else `int` for a scoped enum, else the first of int,
+        // unsigned int, long long, unsigned long long that holds every
+        // enumerator ([dcl.enum]/5,7).
+        let fixed = n
+            .child_by_field_name("base")
+            .and_then(|b| self.type_cx(syn).base_type(b).ok())
+            .and_then(|t| t.scalar());
+        let scoped = syn.text(n).trim_start().starts_with("enum class")
+            || syn.text(n).trim_start().starts_with("enum struct");
+        let mut values = Vec::new();
+        if let Some(body) = n.child_by_field_name("body") {
+            let mut next = Some(0i128);
+            for e in named_children(body) {
+                if e.kind() != "enumerator" {
+                    continue;
+                }
+                let Some(name) = e.child_by_field_name("name") else {
+                    continue;
+                };
+                if let Some(v) = e.child_by_field_name("value") {
+                    next = eval(syn, v, &*self);
+                }
+                // An enumerator whose value cannot be computed (and those
+                // after it) is left undefined, so a use is an error.
+                let Some(v) = next else { continue };
+                values.push((syn.text(name).to_string(), v));
+                next = v.checked_add(1);
+            }
+        }
+        let fits = |t: ScalarTy| {
+            values
+                .iter()
+                .all(|(_, v)| crate::consteval::wrap(*v, t) == *v)
+        };
+        let underlying = match (fixed, scoped) {
+            (Some(t), _) => t,
+            (None, true) => ScalarTy::I32,
+            (None, false) => [ScalarTy::I32, ScalarTy::U32, ScalarTy::I64, ScalarTy::U64]
+                .into_iter()
+                .find(|t| fits(*t))
+                .unwrap_or(ScalarTy::I64),
+        };
         if let Some(name) = n.child_by_field_name("name") {
             self.types
                 .typedefs
-                .insert(syn.text(name).to_string(), CType::Scalar(ScalarTy::I32));
+                .insert(syn.text(name).to_string(), CType::Scalar(underlying));
         }
-        let Some(body) = n.child_by_field_name("body") else {
-            return;
-        };
-        let mut next = 0i128;
-        for e in named_children(body) {
-            if e.kind() != "enumerator" {
-                continue;
-            }
-            let Some(name) = e.child_by_field_name("name") else {
-                continue;
-            };
-            if let Some(v) = e.child_by_field_name("value") {
-                if let Some(c) = eval(syn, v, &self.consts) {
-                    next = c;
-                }
-            }
-            self.define_const(syn.text(name).to_string(), next);
-            next += 1;
+        for (name, v) in values {
+            self.define_const(name.clone(), crate::consteval::wrap(v, underlying));
+            self.const_types.insert(name, underlying);
         }
     }
 }
@@ -658,6 +696,14 @@ impl<'t> Items<'t> {
 impl ConstEnv for Items<'_> {
     fn constant(&self, name: &str) -> Option<i128> {
         self.consts.get(name).copied()
+    }
+
+    fn constant_type(&self, name: &str) -> Option<ScalarTy> {
+        self.const_types.get(name).copied()
+    }
+
+    fn scalar_type(&self, name: &str) -> Option<ScalarTy> {
+        crate::types::named_scalar(name).or_else(|| self.types.typedefs.get(name)?.scalar())
     }
 }
 

@@ -65,8 +65,18 @@ impl<'t> Lowerer<'_, 't> {
                 .child_by_field_name("arguments")
                 .map(named_children)
                 .unwrap_or_default(),
+            // `T x = e;`: a converting constructor taking `e` when one is
+            // viable, else copy initialisation from another object.
+            Some(i) if info.has_ctor => {
+                let ctors = self.items.defined_methods(c, c);
+                if let Some(ctor) = self.user_conversion(&ctors, i)? {
+                    self.inline(&ctor, None, &[i], d, Some(place.clone()))?;
+                    return Ok(());
+                }
+                let v = self.value(i)?;
+                return self.write(place, v, i);
+            }
             Some(i) => {
-                // Copy initialisation from another object of the class.
                 let v = self.value(i)?;
                 return self.write(place, v, i);
             }
@@ -91,6 +101,16 @@ impl<'t> Lowerer<'_, 't> {
             }
             None => Err(self.no_ctor(c, args.len(), d)),
         }
+    }
+
+    /// The constructor that converts `arg` to the class (one parameter,
+    /// viable for its type), unless `arg` already is an object of the class.
+    fn user_conversion(&mut self, ctors: &[FnItem<'t>], arg: Node<'t>) -> R<Option<FnItem<'t>>> {
+        let (_, v) = self.block(|s| s.value(arg))?;
+        if matches!(v, Value::Agg(..)) {
+            return Ok(None);
+        }
+        self.resolve_overload(ctors, None, &[arg], arg)
     }
 
     fn no_ctor(&self, c: &str, argc: usize, d: Node<'t>) -> Diagnostic {

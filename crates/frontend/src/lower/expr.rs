@@ -54,8 +54,8 @@ impl<'t> Lowerer<'_, 't> {
             "qualified_identifier" => {
                 // A qualified name never names a local: look past them.
                 self.without_locals(|s| {
-                    if let Some(v) = crate::consteval::eval(s.syn, n, s) {
-                        return Ok(Value::Scalar(Expr::int(v, ScalarTy::I32), ScalarTy::I32));
+                    if let Some((v, t)) = crate::consteval::eval_typed(s.syn, n, s) {
+                        return Ok(Value::Scalar(Expr::int(v, t), t));
                     }
                     let name = n
                         .child_by_field_name("name")
@@ -190,7 +190,8 @@ impl<'t> Lowerer<'_, 't> {
             return Err(self.ambiguous_name(n, name));
         }
         if let Some(v) = crate::consteval::ConstEnv::constant(self, name) {
-            return Ok(Value::Scalar(Expr::int(v, ScalarTy::I32), ScalarTy::I32));
+            let t = crate::consteval::ConstEnv::constant_type(self, name).unwrap_or(ScalarTy::I32);
+            return Ok(Value::Scalar(Expr::int(v, t), t));
         }
         let dims = |b: fn(Dim) -> Builtin| {
             Value::Agg(
@@ -243,26 +244,26 @@ impl<'t> Lowerer<'_, 't> {
             };
             return Ok(Value::Scalar(Expr::Const(Const::Float(v), ty), ty));
         }
-        let v =
-            int_literal(&text).ok_or_else(|| self.unsupported(n, format!("number `{text}`")))?;
-        let suffix: String = lower
-            .chars()
-            .rev()
-            .take_while(|c| *c == 'u' || *c == 'l')
-            .collect();
-        let unsigned = suffix.contains('u');
-        let long = suffix.contains('l');
-        let octal = lower.len() > 1 && lower.starts_with('0');
-        let decimal = !(is_hex || octal);
-        let ty = match (unsigned, long) {
-            (false, false) if v <= i32::MAX as i128 => ScalarTy::I32,
-            (false, false) if !decimal && v <= u32::MAX as i128 => ScalarTy::U32,
-            (true, false) if v <= u32::MAX as i128 => ScalarTy::U32,
-            (true, _) => ScalarTy::U64,
-            (false, _) if v <= i64::MAX as i128 => ScalarTy::I64,
-            _ => ScalarTy::U64,
+        // The grammar reads `-3000000000` as one literal: C types the
+        // magnitude and negates it in that type.
+        let (negative, magnitude) = match text.strip_prefix('-') {
+            Some(m) => (true, m.trim()),
+            None => (false, text.as_str()),
         };
-        Ok(Value::Scalar(Expr::int(wrap(v, ty), ty), ty))
+        let unsupported = || self.unsupported(n, format!("number `{text}`"));
+        let v = int_literal(magnitude).ok_or_else(unsupported)?;
+        let ty = crate::consteval::literal_type(magnitude, v).ok_or_else(unsupported)?;
+        let v = if negative {
+            // Negating the smallest value of a signed type overflows.
+            let neg = wrap(-v, ty);
+            if ty.is_signed() && neg != -v {
+                return Err(unsupported());
+            }
+            neg
+        } else {
+            v
+        };
+        Ok(Value::Scalar(Expr::int(v, ty), ty))
     }
 
     fn unary(&mut self, n: Node<'t>) -> R<Value> {

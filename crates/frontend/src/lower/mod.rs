@@ -418,4 +418,21 @@ impl ConstEnv for Lowerer<'_, '_> {
             .copied()
             .or_else(|| self.items.consts.get(name).copied())
     }
+    fn constant_type(&self, name: &str) -> Option<ScalarTy> {
+        if let Some(Binding::Const(_, t)) = self.lookup(name) {
+            return Some(t);
+        }
+        if self.lookup(name).is_some() || self.tenv.values.contains_key(name) {
+            return None;
+        }
+        self.items.constant_type(name)
+    }
+
+    fn scalar_type(&self, name: &str) -> Option<ScalarTy> {
+        self.tenv
+            .types
+            .get(name)
+            .and_then(|t| t.scalar())
+            .or_else(|| self.items.scalar_type(name))
+    }
 }

@@ -326,8 +326,9 @@ impl Lowerer<'_, '_> {
                         .unsupported(n, format!("assigning a `{}` to a pointer", other.ty_desc()))),
                 }
             }
-            Place::Agg(_, fields) => {
-                let vals = self.agg_values(v, fields.len(), n)?;
+            Place::Agg(t, fields) => {
+                let is_dim3 = matches!(t, CType::Vector(_, 3, name) if name == "dim3");
+                let vals = self.agg_values(v, fields.len(), is_dim3, n)?;
                 for (f, val) in fields.iter().zip(vals) {
                     self.write(f, val, n)?;
                 }
@@ -363,7 +364,8 @@ impl Lowerer<'_, '_> {
                 }
                 CType::Vector(..) | CType::Struct(_) => {
                     let fields = self.mem_fields(*array, index, ty, *volatile, n)?;
-                    let vals = self.agg_values(v, fields.len(), n)?;
+                    let is_dim3 = matches!(ty, CType::Vector(_, 3, name) if name == "dim3");
+                    let vals = self.agg_values(v, fields.len(), is_dim3, n)?;
                     for (f, val) in fields.iter().zip(vals) {
                         self.write(f, val, n)?;
                     }
@@ -407,7 +409,7 @@ impl Lowerer<'_, '_> {
 
     /// The field values of an aggregate value (a scalar broadcasts, as in
     /// `float4 v = {0}` style zero-initialisation).
-    fn agg_values(&self, v: Value, count: usize, n: Node) -> R<Vec<Value>> {
+    fn agg_values(&self, v: Value, count: usize, is_dim3: bool, n: Node) -> R<Vec<Value>> {
         match v {
             Value::Agg(_, vals) if vals.len() == count => Ok(vals),
             Value::Agg(t, vals) => Err(self.unsupported(
@@ -419,7 +421,20 @@ impl Lowerer<'_, '_> {
                     count
                 ),
             )),
-            Value::Scalar(e, t) => Ok(vec![Value::Scalar(e, t); count]),
+            // `dim3 d = n;`: dim3's constructor makes it (n, 1, 1).
+            Value::Scalar(e, t) if is_dim3 && count == 3 => {
+                let one = Value::Scalar(Expr::int(1, ScalarTy::U32), ScalarTy::U32);
+                Ok(vec![Value::Scalar(e, t), one.clone(), one])
+            }
+            // A scalar never initialises every field of a struct in C++ (a
+            // converting constructor or brace elision does something else).
+            Value::Scalar(_, t) => Err(self.unsupported(
+                n,
+                format!(
+                    "initialising or assigning an aggregate from a `{}` (a converting constructor or brace elision)",
+                    crate::types::c_name(t)
+                ),
+            )),
             other => Err(self.unsupported(
                 n,
                 format!("assigning a `{}` to an aggregate", other.ty_desc()),
