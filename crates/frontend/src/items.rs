@@ -569,6 +569,16 @@ impl<'t> Items<'t> {
                 }
             }
         }
+        // A field that hides a base class's field of the same name is a
+        // second subobject, which the flat field list cannot hold.
+        let mut seen = std::collections::HashSet::new();
+        if let Some((dup, _)) = def.fields.iter().find(|(f, _)| !seen.insert(f.clone())) {
+            let reason = format!(
+                "class `{name}` declares a field `{dup}` that hides a base class's field of the same name (not modelled)"
+            );
+            self.types.rejected.insert(name, reason);
+            return;
+        }
         self.types.structs.insert(name.clone(), def);
         self.classes.insert(name, info);
     }

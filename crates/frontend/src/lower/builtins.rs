@@ -292,6 +292,20 @@ impl<'t> Lowerer<'_, 't> {
                 let a = self.scalar(arg(0)?)?;
                 let b = self.scalar(arg(1)?)?;
                 let (x, y, t) = self.unify(a, b);
+                if t.is_float() {
+                    // CUDA's float `min`/`max` are `fminf`/`fmaxf` (a NaN
+                    // operand yields the other one).
+                    let f = match (name.ends_with("min"), t) {
+                        (true, ScalarTy::F64) => "fmin",
+                        (true, _) => "fminf",
+                        (false, ScalarTy::F64) => "fmax",
+                        (false, _) => "fmaxf",
+                    };
+                    return Ok(Some(Value::Scalar(
+                        Expr::Call(f.to_string(), t, vec![x, y]),
+                        t,
+                    )));
+                }
                 let op = if name.ends_with("min") {
                     BinOp::Lt
                 } else {
@@ -816,18 +830,11 @@ impl<'t> Lowerer<'_, 't> {
         let span = self.span(g.declarator);
         let id = self.new_array(name, space, origin, &elem, dims, slots.clone(), span);
         if let Some(init) = g.declarator.child_by_field_name("value") {
-            let mut vals = Vec::new();
-            self.const_init(init, &mut vals);
-            let total = self.kernel.array(id).len_slots().unwrap_or(0) as usize;
-            if !vals.is_empty() && vals.len() <= total {
-                vals.resize(total, warpsafe_ir::Const::Int(0));
-                self.kernel.arrays[id.0 as usize].init = Some(vals);
-            } else if !vals.is_empty() {
-                self.warn(
-                    init,
-                    "initialiser not understood; the variable's initial contents are unknown",
-                );
-            }
+            // Every slot's initial value, laid out by the declared type; an
+            // initialiser warpsafe cannot evaluate makes the variable
+            // unusable rather than silently zero.
+            let vals = self.const_init(init, &declared.ty)?;
+            self.kernel.arrays[id.0 as usize].init = Some(vals);
         }
         let place = Place::Mem {
             array: id,
@@ -839,22 +846,140 @@ impl<'t> Lowerer<'_, 't> {
         Ok(Some(place))
     }
 
-    fn const_init(&self, n: Node, out: &mut Vec<warpsafe_ir::Const>) {
-        if n.kind() == "initializer_list" {
-            for c in named_children(n) {
-                self.const_init(c, out);
+    /// The slots of an object of type `ty` initialised by `n` at compile
+    /// time ([dcl.init.aggr]): braces nest by the type (a partial inner list
+    /// leaves the rest of its element zero), elements convert to their
+    /// type, a string literal fills a `char` array. Brace elision and
+    /// values that are not constant expressions are errors.
+    fn const_init(&self, n: Node, ty: &CType) -> R<Vec<warpsafe_ir::Const>> {
+        use warpsafe_ir::Const;
+        let zero = |s: &Self, ty: &CType| -> R<Vec<Const>> {
+            Ok(s.slots(ty, n)?
+                .into_iter()
+                .map(|t| {
+                    if t.is_float() {
+                        Const::Float(0.0)
+                    } else {
+                        Const::Int(0)
+                    }
+                })
+                .collect())
+        };
+        let elision = || {
+            self.unsupported(
+                n,
+                "an initialiser that leaves out the braces of a nested aggregate (brace elision)",
+            )
+        };
+        match ty {
+            CType::Array(elem, len) => {
+                let len = len
+                    .ok_or_else(|| self.unsupported(n, "an initialised array without a size"))?
+                    as usize;
+                if n.kind() == "string_literal" && elem.scalar().is_some_and(|t| t.bits() == 8) {
+                    let text = self.text(n);
+                    let body = text.strip_prefix('"').and_then(|t| t.strip_suffix('"'));
+                    let bytes = body
+                        .filter(|b| !b.contains('\\'))
+                        .ok_or_else(|| self.unsupported(n, "a string literal with escapes"))?
+                        .as_bytes();
+                    if bytes.len() > len {
+                        return Err(self.unsupported(n, "a string literal longer than its array"));
+                    }
+                    let t = elem.scalar().unwrap_or(ScalarTy::I8);
+                    let mut out: Vec<Const> = bytes
+                        .iter()
+                        .map(|b| Const::Int(crate::consteval::wrap(i128::from(*b), t)))
+                        .collect();
+                    out.resize(len, Const::Int(0));
+                    return Ok(out);
+                }
+                if n.kind() != "initializer_list" {
+                    return Err(elision());
+                }
+                let items = named_children(n);
+                if items.len() > len {
+                    return Err(self.unsupported(n, "more initialisers than array elements"));
+                }
+                let mut out = Vec::new();
+                for i in 0..len {
+                    match items.get(i) {
+                        Some(c) => {
+                            if elem.scalar().is_none()
+                                && c.kind() != "initializer_list"
+                                && c.kind() != "string_literal"
+                            {
+                                return Err(elision());
+                            }
+                            out.extend(self.const_init(*c, elem)?);
+                        }
+                        None => out.extend(zero(self, elem)?),
+                    }
+                }
+                Ok(out)
             }
-            return;
-        }
-        if let Some(v) = crate::consteval::eval(self.syn, n, self) {
-            out.push(warpsafe_ir::Const::Int(v));
-            return;
-        }
-        let text = self.text(n).trim().trim_end_matches(['f', 'F']);
-        let neg = text.starts_with('-');
-        let num = text.trim_start_matches(['-', '+']);
-        if let Ok(f) = num.parse::<f64>() {
-            out.push(warpsafe_ir::Const::Float(if neg { -f } else { f }));
+            CType::Struct(_) | CType::Vector(..) => {
+                if n.kind() != "initializer_list" {
+                    return Err(elision());
+                }
+                let fields = self.items.types.fields(ty).ok_or_else(|| {
+                    self.unsupported(n, format!("initialising a `{}`", ty.describe()))
+                })?;
+                let items = named_children(n);
+                if items.len() > fields.len() {
+                    return Err(self.unsupported(n, "more initialisers than fields"));
+                }
+                let mut out = Vec::new();
+                for (i, (_, fty, _)) in fields.iter().enumerate() {
+                    match items.get(i) {
+                        Some(c) => {
+                            if fty.scalar().is_none() && c.kind() != "initializer_list" {
+                                return Err(elision());
+                            }
+                            out.extend(self.const_init(*c, fty)?);
+                        }
+                        None => out.extend(zero(self, fty)?),
+                    }
+                }
+                Ok(out)
+            }
+            CType::Scalar(t) => {
+                // `int x = {5};`
+                let n = if n.kind() == "initializer_list" {
+                    match named_children(n).as_slice() {
+                        [one] => *one,
+                        [] => return zero(self, ty),
+                        _ => return Err(self.unsupported(n, "several initialisers for a scalar")),
+                    }
+                } else {
+                    n
+                };
+                if let Some((v, vt)) = crate::consteval::eval_typed(self.syn, n, self) {
+                    return Ok(vec![if t.is_float() {
+                        Const::Float(if vt.is_signed() {
+                            v as f64
+                        } else {
+                            v as u128 as f64
+                        })
+                    } else {
+                        Const::Int(crate::consteval::wrap(v, *t))
+                    }]);
+                }
+                let text = self.text(n).trim().trim_end_matches(['f', 'F']);
+                let neg = text.starts_with('-');
+                let num = text.trim_start_matches(['-', '+']);
+                match num.parse::<f64>() {
+                    Ok(f) if t.is_float() => Ok(vec![Const::Float(if neg { -f } else { f })]),
+                    _ => Err(self.unsupported(
+                        n,
+                        format!(
+                            "the initialiser `{}`, which warpsafe cannot evaluate at compile time",
+                            self.text(n)
+                        ),
+                    )),
+                }
+            }
+            other => Err(self.unsupported(n, format!("initialising a `{}`", other.describe()))),
         }
     }
 

@@ -403,9 +403,19 @@ impl<'t> Lowerer<'_, 't> {
         // What template deduction sees of each argument, references included.
         let mut deduced_from = Vec::new();
         for (i, p) in params.iter().enumerate() {
-            let is_ref = p
-                .child_by_field_name("declarator")
-                .is_some_and(|d| d.kind() == "reference_declarator");
+            // `int &x`, and `int *&p` (a reference to a pointer).
+            let is_ref = {
+                let mut d = p.child_by_field_name("declarator");
+                let mut found = false;
+                while let Some(node) = d {
+                    found |= node.kind() == "reference_declarator";
+                    d = node
+                        .child_by_field_name("declarator")
+                        .or_else(|| named_children(node).into_iter().next())
+                        .filter(|c| c.kind().ends_with("declarator"));
+                }
+                found
+            };
             let is_const = crate::decl::quals(self.syn, *p).const_;
             let place = match args.get(i) {
                 Some(a) if is_ref => match self.block(|s| s.place(*a)) {

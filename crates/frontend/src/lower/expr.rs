@@ -470,7 +470,7 @@ impl<'t> Lowerer<'_, 't> {
         }
         let (ea, ta) = self.scalar_of(va, a)?;
         let (eb, tb) = self.scalar_of(vb, b)?;
-        let (ea, eb, t) = self.unify((ea, ta), (eb, tb));
+        let (ea, eb, t) = self.unify_conditional((ea, ta), (eb, tb));
         let span = self.span(n);
         let tmp = self.temp(t, span);
         let mut then_ = ba;
@@ -527,7 +527,7 @@ impl<'t> Lowerer<'_, 't> {
             (a, b) => {
                 let a = self.scalar_of(a, n)?;
                 let b = self.scalar_of(b, n)?;
-                let (x, y, t) = self.unify(a, b);
+                let (x, y, t) = self.unify_conditional(a, b);
                 Ok(Value::Scalar(
                     Expr::Select(Box::new(c), Box::new(x), Box::new(y)),
                     t,
@@ -702,9 +702,12 @@ impl<'t> Lowerer<'_, 't> {
                 return self.inline(&f, None, &[l, r], n, None);
             }
         }
-        let place = self.place(l)?;
+        // C++17 sequences the right operand before the left one
+        // ([expr.ass]/1): the place is lowered apart and emitted after it.
+        let (place_code, place) = self.block(|s| s.place(l))?;
         if let Place::AtomicRef(inner, t, scope) = &place {
             // `atomic_obj = v` / `atomic_obj += v` on a cuda::atomic.
+            self.out.extend(place_code);
             return self.atomic_object_assign(inner, *t, *scope, op, r, n);
         }
         if let Place::Mem {
@@ -712,10 +715,17 @@ impl<'t> Lowerer<'_, 't> {
             ..
         } = &place
         {
+            self.out.extend(place_code);
             let inner = place.clone();
             return self.atomic_object_assign(&inner, *t, *scope, op, r, n);
         }
-        let rhs = self.value(r)?;
+        let mut rhs = self.value(r)?;
+        if !place_code.is_empty() {
+            // The left operand's code may change variables the value reads
+            // (`x[i++] = i`): take the value first.
+            rhs = self.materialize(rhs, n);
+        }
+        self.out.extend(place_code);
         let new = if op == "=" {
             rhs
         } else {
@@ -745,6 +755,43 @@ impl<'t> Lowerer<'_, 't> {
             (Some(_), Place::PtrVar { .. }) => self.read(&place, n),
             (Some(v), _) => Ok(v),
             (None, _) => Ok(Value::Void),
+        }
+    }
+
+    /// The value held in fresh temporaries, so later writes to the
+    /// variables it reads do not change it.
+    fn materialize(&mut self, v: Value, n: Node<'t>) -> Value {
+        let span = self.span(n);
+        let reads_vars = |e: &Expr| {
+            let mut found = false;
+            e.walk(&mut |x| found |= matches!(x, Expr::Var(_)));
+            found
+        };
+        match v {
+            Value::Scalar(e, t) if reads_vars(&e) => {
+                let tmp = self.temp(t, span);
+                self.emit(StmtKind::Assign { dst: tmp, value: e }, span);
+                Value::Scalar(Expr::Var(tmp), t)
+            }
+            Value::Ptr(p) if reads_vars(&p.offset) => {
+                let tmp = self.temp(ScalarTy::I64, span);
+                self.emit(
+                    StmtKind::Assign {
+                        dst: tmp,
+                        value: p.offset.clone(),
+                    },
+                    span,
+                );
+                Value::Ptr(Ptr {
+                    offset: Expr::Var(tmp),
+                    ..p
+                })
+            }
+            Value::Agg(t, fields) => Value::Agg(
+                t,
+                fields.into_iter().map(|f| self.materialize(f, n)).collect(),
+            ),
+            v => v,
         }
     }
 

@@ -354,9 +354,13 @@ impl<'t> Lowerer<'_, 't> {
         let c = n
             .child_by_field_name("condition")
             .ok_or_else(|| self.unsupported(n, "switch"))?;
+        // The condition is promoted, and each case converted to the
+        // promoted type ([stmt.switch]/2).
         let (scrut, sty) = {
             let e = self.condition_value(c)?;
-            self.scalar_of(e, c)?
+            let (e, t) = self.scalar_of(e, c)?;
+            let p = crate::types::promote(t);
+            (self.convert(e, t, p), p)
         };
         let v = self.temp(sty, span);
         self.emit(
@@ -548,6 +552,17 @@ impl<'t> Lowerer<'_, 't> {
                 let init =
                     init.ok_or_else(|| self.unsupported(d, "a reference without an initialiser"))?;
                 let place = self.place(init)?;
+                // A reference to a base class bound to a derived object
+                // (calls through it would bind by the static type).
+                let bound = self.place_type(&place);
+                if let (CType::Struct(want), CType::Struct(got)) = (&declared.ty, &bound) {
+                    if want != got {
+                        return Err(self.unsupported(
+                            d,
+                            format!("a `{want}&` bound to a `{got}` (derived-to-base conversions are not modelled)"),
+                        ));
+                    }
+                }
                 let place = self.freeze(place, d);
                 self.bind(&name, Binding::Place(place));
                 continue;

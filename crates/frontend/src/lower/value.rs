@@ -459,6 +459,19 @@ impl Lowerer<'_, '_> {
         let t = common_type(a.1, b.1);
         (self.convert(a.0, a.1, t), self.convert(b.0, b.1, t), t)
     }
+
+    /// The operands of `c ? a : b`: of their type when they agree (no
+    /// promotion, [expr.cond]/4-7), else converted to their common type.
+    pub fn unify_conditional(
+        &self,
+        a: (Expr, ScalarTy),
+        b: (Expr, ScalarTy),
+    ) -> (Expr, Expr, ScalarTy) {
+        if a.1 == b.1 {
+            return (a.0, b.0, a.1);
+        }
+        self.unify(a, b)
+    }
 }
 
 /// The slot type and access kind of a one-slot object in memory: plain or
