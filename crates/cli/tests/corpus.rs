@@ -116,3 +116,31 @@ fn lock_corpus_meets_every_expectation_under_explore() {
     );
     assert_eq!(out.status.code(), Some(0), "{stdout}");
 }
+
+/// The differential test's minimised disagreements (`diff_*.cu`, see
+/// `tests/differential.rs`): both engines must give each one's true answer.
+#[test]
+fn soundness_corpus_meets_every_expectation_under_both_engines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let kernels = walk_count(&root.join("tests/kernels/soundness"));
+    assert!(kernels >= 1, "the soundness folder holds its kernels");
+    for engine in ["check", "explore"] {
+        let out = Command::new(get_cargo_bin("warpsafe"))
+            .current_dir(&root)
+            .args([
+                "corpus",
+                "tests/kernels/soundness",
+                "--engine",
+                engine,
+                "--verbose",
+            ])
+            .output()
+            .expect("invariant: the binary runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("{kernels} passed, 0 failed")),
+            "{engine}: {stdout}"
+        );
+        assert_eq!(out.status.code(), Some(0), "{engine}: {stdout}");
+    }
+}
