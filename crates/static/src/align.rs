@@ -98,7 +98,7 @@
 use crate::protocol::{Access, ForLoop, Proto, SyncKind};
 use crate::sym::Sym;
 use crate::verdict::{Certainty, Divergence, ThreadId};
-use warpsafe_ir::Span;
+use warpsafe_ir::{BinOp, Span};
 
 /// The reason given for a barrier under a condition not proved uniform.
 pub const DIVERGENCE_REASON: &str =
@@ -247,6 +247,16 @@ fn divergence(
             .replace(" (possible barrier divergence)", ""),
         threads,
         certainty,
+    }
+}
+
+/// The certainty of a loop divergence whose threads have different bounds
+/// but were not shown to run different numbers of iterations.
+fn counts_may_agree() -> Certainty {
+    Certainty::Possible {
+        reasons: vec![
+            "the loop's bounds or step differ between the two threads, but they may still run the same iterations up to the barrier".into(),
+        ],
     }
 }
 
@@ -873,11 +883,30 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 return Err(AlignError::Unsupported(LOOP_DIVERGENCE_REASON.into(), span))
             }
             Uniformity::Differs { threads, certainty } => {
-                // Threads run different numbers of iterations: each barrier
-                // every iteration passes is reached a different number of
-                // times (the loop's witness shows it for all of them).
+                // Threads whose bounds differ may still run the same number
+                // of iterations (`for (i = t; i < 2; i += blockDim.x)` with
+                // two threads: one each). Provable only when one thread
+                // enters the loop and the other does not, for a barrier
+                // every iteration passes; otherwise possible.
                 let mut spans = Vec::new();
                 unconditional_barriers(&l.body, &mut spans);
+                let (threads, certainty) = match certainty {
+                    Certainty::Provable if !spans.is_empty() => {
+                        let entry = Sym::binary(BinOp::Lt, l.ty, l.lo.clone(), l.hi.clone());
+                        match self
+                            .oracle
+                            .uniform(&self.sync_loops, &self.guards, &[&entry])?
+                        {
+                            Uniformity::Differs {
+                                threads,
+                                certainty: Certainty::Provable,
+                            } => (threads, Certainty::Provable),
+                            _ => (threads, counts_may_agree()),
+                        }
+                    }
+                    Certainty::Provable => (threads, counts_may_agree()),
+                    c => (threads, c),
+                };
                 if spans.is_empty() {
                     spans.push(span);
                 }
