@@ -250,6 +250,21 @@ fn divergence(
     }
 }
 
+/// The certainty of a divergent conditional recorded at its first barrier
+/// because no barrier inside was shown to be reached by one thread and not
+/// the other: the threads disagree about the condition, but may still
+/// agree about every barrier (one under a further condition neither meets).
+fn reach_not_shown(certainty: Certainty) -> Certainty {
+    let why = "the threads disagree about the condition, but no barrier inside was shown to be reached by one and not the other".to_string();
+    match certainty {
+        Certainty::Provable => Certainty::Possible { reasons: vec![why] },
+        Certainty::Possible { mut reasons } => {
+            reasons.push(why);
+            Certainty::Possible { reasons }
+        }
+    }
+}
+
 /// The certainty of a loop divergence whose threads have different bounds
 /// but were not shown to run different numbers of iterations.
 fn counts_may_agree() -> Certainty {
@@ -263,7 +278,7 @@ fn counts_may_agree() -> Certainty {
 /// The block and grid barriers in `p` with the condition, relative to `p`'s entry,
 /// under which each is reached (`cond` for `p` itself): the paper's
 /// `P_i` of seed 001 §5.2, for the barriers of one conditional. Barriers
-/// inside loops get the condition of reaching the loop.
+/// inside loops get the condition of reaching the loop and entering it.
 fn barriers_reached(p: &Proto, cond: Sym, out: &mut Vec<(Span, Sym)>) {
     match p {
         Proto::Sync {
@@ -281,7 +296,11 @@ fn barriers_reached(p: &Proto, cond: Sym, out: &mut Vec<(Span, Sym)>) {
             barriers_reached(then_, Sym::and(cond.clone(), c.clone()), out);
             barriers_reached(else_, Sym::and(cond, Sym::negate(c.clone())), out);
         }
-        Proto::For(l) => barriers_reached(&l.body, cond, out),
+        Proto::For(l) => {
+            // Reached only when the loop runs at least once.
+            let entry = Sym::binary(BinOp::Lt, l.ty, l.lo.clone(), l.hi.clone());
+            barriers_reached(&l.body, Sym::and(cond, entry), out)
+        }
         Proto::Loop { body, .. } => barriers_reached(body, cond, out),
         Proto::Skip | Proto::Access(_) | Proto::Sync { .. } => {}
     }
@@ -805,7 +824,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
     /// its own (`P_i(t1) != P_i(t2)`, seed 001 §5.2) and recorded with its
     /// witness when the threads can disagree about it; if no single
     /// barrier can be shown so, the first one is recorded with the
-    /// conditional's witness.
+    /// conditional's witness, as a possible divergence only.
     fn divergent_if(
         &mut self,
         p: &Proto,
@@ -828,7 +847,12 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             }
         }
         if self.divergences.len() == before {
-            self.record(divergence(first, DIVERGENCE_REASON, threads, certainty));
+            self.record(divergence(
+                first,
+                DIVERGENCE_REASON,
+                threads,
+                reach_not_shown(certainty),
+            ));
         }
         Ok(())
     }
@@ -860,7 +884,12 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     }
                 }
                 if self.divergences.len() == before {
-                    self.record(divergence(span, GRID_DIVERGENCE_REASON, threads, certainty));
+                    self.record(divergence(
+                        span,
+                        GRID_DIVERGENCE_REASON,
+                        threads,
+                        reach_not_shown(certainty),
+                    ));
                 }
                 Ok(())
             }
