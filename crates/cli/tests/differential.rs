@@ -133,7 +133,7 @@ fn check_and_explore_agree_on_random_kernels() {
                         .lock()
                         .expect("invariant: no worker panics holding the lock");
                     done.push(case);
-                    if done.len() % 500 == 0 {
+                    if done.len() % 100 == 0 {
                         eprintln!(
                             "differential: {} cases, {} disagree",
                             done.len(),
