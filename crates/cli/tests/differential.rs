@@ -14,7 +14,7 @@
 //! loop variables, parameters and values read from memory with `+ - * ^ &
 //! << >> %` and `?:` (always reduced `% N` in unsigned arithmetic, so in
 //! bounds), conditionals on thread ids and parameters (with `&&`, `||`),
-//! constant-bound `for` loops (by 1 from 0, by a constant, and
+//! constant- and parameter-bound `for` loops (by 1 from 0, by a constant, and
 //! block-stride from `threadIdx.x`), `__syncthreads()` in uniform and in
 //! thread-dependent contexts (also inside a helper), early `return`,
 //! `atomicAdd`, `+=`, and `__device__` helpers taking pointers. No

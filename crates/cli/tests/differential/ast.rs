@@ -167,10 +167,11 @@ pub enum Stmt {
         els: Vec<Stmt>,
     },
     /// `for (unsigned iK = start; iK < bound; iK += step) { body }`
+    /// (`bound` a constant or a parameter of at most 4).
     For {
         var: usize,
         start: Expr,
-        bound: u32,
+        bound: Expr,
         step: Expr,
         body: Vec<Stmt>,
     },

@@ -179,15 +179,30 @@ impl Gen<'_> {
                 73..=82 if depth < 3 => {
                     let var = self.next_loop;
                     self.next_loop += 1;
-                    // Mostly `0..B` by 1; sometimes a thread's own start
-                    // (a block-stride loop) or a constant stride.
+                    // Mostly `0..B` by 1 (B a constant or a parameter,
+                    // at most 4); sometimes a thread's own start (a
+                    // block-stride loop) or a constant stride.
+                    let params = self.kernel.params.len();
                     let (start, step, bound) = match self.rng.range(0, 9) {
-                        0..=5 => (Expr::Const(0), Expr::Const(1), self.rng.range(1, 3)),
-                        6 | 7 => (Expr::ThreadIdx, Expr::BlockDim, self.rng.range(2, 8)),
+                        0..=4 => (
+                            Expr::Const(0),
+                            Expr::Const(1),
+                            Expr::Const(self.rng.range(1, 3)),
+                        ),
+                        5 if params > 0 => (
+                            Expr::Const(0),
+                            Expr::Const(1),
+                            Expr::Param(self.rng.index(params)),
+                        ),
+                        5..=7 => (
+                            Expr::ThreadIdx,
+                            Expr::BlockDim,
+                            Expr::Const(self.rng.range(2, 8)),
+                        ),
                         _ => (
                             Expr::Const(self.rng.range(0, 2)),
                             Expr::Const(self.rng.range(2, 3)),
-                            self.rng.range(2, 6),
+                            Expr::Const(self.rng.range(2, 6)),
                         ),
                     };
                     let same = start.block_uniform() && step.block_uniform();

@@ -141,8 +141,9 @@ fn stmt(out: &mut String, k: &Kernel, s: &Stmt, depth: usize) {
             };
             let _ = writeln!(
                 out,
-                "{pad}for (unsigned i{var} = {}; i{var} < {bound}u; i{var}{step}) {{",
-                expr(start)
+                "{pad}for (unsigned i{var} = {}; i{var} < {}; i{var}{step}) {{",
+                expr(start),
+                expr(bound)
             );
             block(out, k, body, depth + 1);
             let _ = writeln!(out, "{pad}}}");
