@@ -117,10 +117,18 @@ fn lock_corpus_meets_every_expectation_under_explore() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
 }
 
+/// `check`'s known false alarms among the soundness kernels: `//pass`
+/// kernels it reports as *possibly* racy or divergent (incomplete, never
+/// unsound). Each must still carry no *provable* finding.
+const CHECK_FALSE_ALARMS: &[&str] = &["diff_loop_bounds_differ_same_trips.cu"];
+
 /// The soundness kernels (`tests/kernels/soundness`, issue 14): one kernel
-/// per front-end or engine defect found, most with a racy twin. Each meets
-/// its expectation under both engines, so neither can call a racy twin
-/// race-free or miss what a construct means.
+/// per front-end or engine defect found (by hand, by differential testing
+/// against g++, and by the differential test of `tests/differential.rs`,
+/// `diff_*.cu`), most with a racy twin. Each meets its expectation under
+/// both engines, except `check`'s known false alarms above. Disagreements
+/// not fixed yet are in `tests/kernels/soundness-open/`, which only has to
+/// parse (the repository corpus).
 #[test]
 fn soundness_corpus_meets_every_expectation_under_both_engines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -139,11 +147,47 @@ fn soundness_corpus_meets_every_expectation_under_both_engines() {
             .output()
             .expect("invariant: the binary runs");
         let stdout = String::from_utf8_lossy(&out.stdout);
+        let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+        let allowed = |line: &&str| {
+            engine == "check"
+                && line.split_whitespace().nth(1) == Some("pass")
+                && CHECK_FALSE_ALARMS.iter().any(|k| line.contains(k))
+        };
+        let unexpected: Vec<&&str> = failed.iter().filter(|l| !allowed(l)).collect();
+        assert!(unexpected.is_empty(), "{engine}: {stdout}");
         assert!(
-            stdout.contains(&format!("{kernels} passed, 0 failed")),
+            stdout.contains(&format!(
+                "{} passed, {} failed",
+                kernels - failed.len(),
+                failed.len()
+            )),
             "{engine}: {stdout}"
         );
-        assert_eq!(out.status.code(), Some(0), "{engine}: {stdout}");
+    }
+    // The false alarms are only *possible* findings.
+    for name in CHECK_FALSE_ALARMS {
+        let path = root.join("tests/kernels/soundness").join(name);
+        let text = std::fs::read_to_string(&path).expect("readable kernel");
+        let header = warpsafe_corpus::parse_header(&text);
+        let out = Command::new(get_cargo_bin("warpsafe"))
+            .arg("check")
+            .arg(&path)
+            .args(&header.flags)
+            .args(["--format", "json"])
+            .output()
+            .expect("invariant: the binary runs");
+        let json: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("--format json prints JSON");
+        let k = &json["kernels"][0];
+        for field in ["races", "divergences"] {
+            let provable = k[field]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|x| x["certainty"] == "provable"));
+            assert!(
+                !provable,
+                "{name}: check proves an error that is not there: {k}"
+            );
+        }
     }
 }
 

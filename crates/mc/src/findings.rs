@@ -19,7 +19,7 @@
 //! no failed assertion, no thread blocked at a barrier, no fault and no
 //! thread waiting forever in an await loop.
 
-use crate::graph::{EventId, RfSource, ThreadId};
+use crate::graph::{BarrierGroup, BarrierInstance, EventId, RfSource, ThreadId};
 use crate::grid::in_group;
 use crate::races::{Race, RaceKind};
 use crate::reference::{AssertionFailure, Execution, ThreadFault};
@@ -74,6 +74,14 @@ pub enum Finding {
         /// The other threads of the barrier's group, which never arrive.
         missing: Vec<ThreadId>,
     },
+    /// Two threads of one block (or of the grid) passed the same barrier
+    /// instance at different `__syncthreads()` (or grid sync) statements:
+    /// every participant arrived, but CUDA leaves such a barrier undefined,
+    /// so it is barrier divergence as much as a thread that never arrives.
+    MismatchedBarrier {
+        first: BarrierArrival,
+        second: BarrierArrival,
+    },
     Fault(ThreadFault),
     /// A thread waits forever in the await loop of `span`: its last read
     /// (`read`, when it has one) reads the latest write of its location
@@ -96,13 +104,23 @@ pub struct FindingKey {
     pub detail: Option<String>,
 }
 
+/// One thread's arrival at a barrier statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BarrierArrival {
+    pub thread: ThreadId,
+    pub event: EventId,
+    pub span: Span,
+}
+
 impl Finding {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Finding::Race(r) if r.kind == RaceKind::Data => ErrorKind::DataRace,
             Finding::Race(_) => ErrorKind::HeterogeneousRace,
             Finding::Assertion(_) => ErrorKind::Assertion,
-            Finding::Divergence { .. } => ErrorKind::BarrierDivergence,
+            Finding::Divergence { .. } | Finding::MismatchedBarrier { .. } => {
+                ErrorKind::BarrierDivergence
+            }
             Finding::Fault(_) => ErrorKind::Fault,
             Finding::Hang { .. } => ErrorKind::Hang,
         }
@@ -132,6 +150,15 @@ impl Finding {
                 location: None,
                 detail: None,
             },
+            Finding::MismatchedBarrier { first, second } => FindingKey {
+                kind,
+                spans: (
+                    first.span.min(second.span),
+                    Some(first.span.max(second.span)),
+                ),
+                location: None,
+                detail: None,
+            },
             Finding::Hang { span, .. } => FindingKey {
                 kind,
                 spans: (*span, None),
@@ -156,6 +183,7 @@ impl Finding {
         match self {
             Finding::Race(r) => vec![r.first.event, r.second.event],
             Finding::Divergence { events, .. } => events.clone(),
+            Finding::MismatchedBarrier { first, second } => vec![first.event, second.event],
             Finding::Hang { read, .. } => read.iter().copied().collect(),
             Finding::Assertion(_) | Finding::Fault(_) => Vec::new(),
         }
@@ -167,6 +195,7 @@ impl Finding {
             Finding::Race(r) => vec![r.first.thread, r.second.thread],
             Finding::Assertion(a) => vec![a.thread],
             Finding::Divergence { threads, .. } => threads.clone(),
+            Finding::MismatchedBarrier { first, second } => vec![first.thread, second.thread],
             Finding::Fault(f) => vec![f.thread],
             Finding::Hang { thread, .. } => vec![*thread],
         }
@@ -262,8 +291,44 @@ pub fn findings(exec: &Execution) -> Vec<Finding> {
         }
     }
     out.extend(barriers);
+    out.extend(mismatched_barriers(exec));
     out.extend(exec.faults.iter().cloned().map(Finding::Fault));
     out.extend(hangs(exec));
+    out
+}
+
+/// One finding per block or grid barrier instance whose participants
+/// arrived at different statements (warp and tile barriers may be reached
+/// from different statements since Volta: not an error).
+fn mismatched_barriers(exec: &Execution) -> Vec<Finding> {
+    let g = &exec.graph;
+    let mut first: Vec<(BarrierInstance, BarrierArrival)> = Vec::new();
+    let mut out = Vec::new();
+    let mut reported: Vec<BarrierInstance> = Vec::new();
+    for (t, events) in g.events.iter().enumerate() {
+        for e in events {
+            let Some(inst) = e.barrier else { continue };
+            if !matches!(inst.group, BarrierGroup::Block { .. } | BarrierGroup::Grid) {
+                continue;
+            }
+            let here = BarrierArrival {
+                thread: g.threads[t],
+                event: e.id,
+                span: e.span,
+            };
+            match first.iter().find(|(i, _)| *i == inst) {
+                None => first.push((inst, here)),
+                Some((_, a)) if a.span != e.span && !reported.contains(&inst) => {
+                    reported.push(inst);
+                    out.push(Finding::MismatchedBarrier {
+                        first: *a,
+                        second: here,
+                    });
+                }
+                Some(_) => {}
+            }
+        }
+    }
     out
 }
 

@@ -48,7 +48,7 @@ pub mod token;
 pub mod witness;
 
 pub use consistency::{check, is_consistent, Axiom, Model, Relations, Violation};
-pub use findings::{findings, ErrorKind, Finding, FindingKey};
+pub use findings::{findings, BarrierArrival, ErrorKind, Finding, FindingKey};
 pub use graph::{
     BarrierGroup, BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource, ThreadId,
 };

@@ -159,6 +159,10 @@ impl<'a> Names<'a> {
                 "barrier divergence: threads wait at a barrier that others of their group never reach"
                     .into()
             }
+            Finding::MismatchedBarrier { .. } => {
+                "barrier divergence: threads of one group pass a barrier at different statements"
+                    .into()
+            }
             Finding::Fault(t) => self.fault(&t.fault.kind),
             Finding::Hang { .. } => {
                 "hang: a thread waits forever in an await loop (no write is left to end it)".into()
@@ -172,6 +176,7 @@ impl<'a> Names<'a> {
             Finding::Race(r) if r.kind == RaceKind::Data => "data race",
             Finding::Race(_) => "heterogeneous race",
             Finding::Divergence { .. } => "blocked here",
+            Finding::MismatchedBarrier { .. } => "mismatched barrier",
             Finding::Hang { .. } => "waits forever",
             Finding::Assertion(_) | Finding::Fault(_) => "",
         };
@@ -234,6 +239,17 @@ impl<'a> Names<'a> {
                 }
                 v
             }
+            Finding::MismatchedBarrier { first, second } => [first, second]
+                .iter()
+                .map(|a| {
+                    format!(
+                        "{} at {}: {}",
+                        a.thread,
+                        self.describe(a.span),
+                        self.excerpt(a.span)
+                    )
+                })
+                .collect(),
             Finding::Fault(t) => vec![format!(
                 "in {} at {}: {}",
                 t.thread,

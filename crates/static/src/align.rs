@@ -256,6 +256,31 @@ fn divergence(
     }
 }
 
+/// The certainty of a divergent conditional recorded at its first barrier
+/// because no barrier inside was shown to be reached by one thread and not
+/// the other: the threads disagree about the condition, but may still
+/// agree about every barrier (one under a further condition neither meets).
+fn reach_not_shown(certainty: Certainty) -> Certainty {
+    let why = "the threads disagree about the condition, but no barrier inside was shown to be reached by one and not the other".to_string();
+    match certainty {
+        Certainty::Provable => Certainty::Possible { reasons: vec![why] },
+        Certainty::Possible { mut reasons } => {
+            reasons.push(why);
+            Certainty::Possible { reasons }
+        }
+    }
+}
+
+/// The certainty of a loop divergence whose threads have different bounds
+/// but were not shown to run different numbers of iterations.
+fn counts_may_agree() -> Certainty {
+    Certainty::Possible {
+        reasons: vec![
+            "the loop's bounds or step differ between the two threads, but they may still run the same iterations up to the barrier".into(),
+        ],
+    }
+}
+
 /// The block and grid barriers in `p` with the condition, relative to `p`'s entry,
 /// under which each is reached (`cond` for `p` itself): the paper's
 /// `P_i` of seed 001 §5.2, for the barriers of one conditional. Barriers
@@ -880,7 +905,12 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     }
                 }
                 if self.divergences.len() == before {
-                    self.record(divergence(span, GRID_DIVERGENCE_REASON, threads, certainty));
+                    self.record(divergence(
+                        span,
+                        GRID_DIVERGENCE_REASON,
+                        threads,
+                        reach_not_shown(certainty),
+                    ));
                 }
                 Ok(())
             }
@@ -919,11 +949,30 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 return f;
             }
             Uniformity::Differs { threads, certainty } => {
-                // Threads run different numbers of iterations: each barrier
-                // every iteration passes is reached a different number of
-                // times (the loop's witness shows it for all of them).
+                // Threads whose bounds differ may still run the same number
+                // of iterations (`for (i = t; i < 2; i += blockDim.x)` with
+                // two threads: one each). Provable only when one thread
+                // enters the loop and the other does not, for a barrier
+                // every iteration passes; otherwise possible.
                 let mut spans = Vec::new();
                 unconditional_barriers(&l.body, &mut spans);
+                let (threads, certainty) = match certainty {
+                    Certainty::Provable if !spans.is_empty() => {
+                        let entry = Sym::binary(BinOp::Lt, l.ty, l.lo.clone(), l.hi.clone());
+                        match self
+                            .oracle
+                            .uniform(&self.sync_loops, &self.guards, &[&entry])?
+                        {
+                            Uniformity::Differs {
+                                threads,
+                                certainty: Certainty::Provable,
+                            } => (threads, Certainty::Provable),
+                            _ => (threads, counts_may_agree()),
+                        }
+                    }
+                    Certainty::Provable => (threads, counts_may_agree()),
+                    c => (threads, c),
+                };
                 if spans.is_empty() {
                     spans.push(span);
                 }
