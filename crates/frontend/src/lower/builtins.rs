@@ -810,7 +810,21 @@ impl<'t> Lowerer<'_, 't> {
             .child_by_field_name("type")
             .ok_or_else(|| self.unsupported(n, "global"))?;
         let base = self.type_cx().base_type(ty_node)?;
-        let declared = self.type_cx().declarator(base, g.declarator)?;
+        let mut declared = self.type_cx().declarator(base, g.declarator)?;
+        // `T a[] = {...}`: the initialiser gives the outermost length
+        // (`char s[] = "ab"`: the characters and the terminating zero).
+        if let (CType::Array(elem, None), Some(init)) =
+            (&declared.ty, g.declarator.child_by_field_name("value"))
+        {
+            let len = match init.kind() {
+                "initializer_list" => Some(named_children(init).len() as u64),
+                "string_literal" => Some(self.text(init).len().saturating_sub(1) as u64),
+                _ => None,
+            };
+            if let Some(len) = len {
+                declared.ty = CType::Array(elem.clone(), Some(len));
+            }
+        }
         if g.quals.shared {
             let place = self.make_shared(name, &declared.ty, g.quals.extern_, g.declarator)?;
             self.globals.insert(name.to_string(), place.clone());
