@@ -91,20 +91,7 @@ pub fn literal_type(text: &str, v: i128) -> Option<ScalarTy> {
 
 /// `v` converted to `ty` as C does for integers (modulo 2^N).
 pub fn wrap(v: i128, ty: ScalarTy) -> i128 {
-    let bits = ty.bits();
-    if ty == ScalarTy::Bool {
-        return i128::from(v != 0);
-    }
-    if bits >= 128 {
-        return v;
-    }
-    let m = 1i128 << bits;
-    let u = v.rem_euclid(m);
-    if ty.is_signed() && u >= m / 2 {
-        u - m
-    } else {
-        u
-    }
+    ty.wrap(v)
 }
 
 /// The result of an arithmetic operation in type `ty`: wrapped when `ty` is

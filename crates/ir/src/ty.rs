@@ -49,6 +49,25 @@ impl ScalarTy {
         }
     }
 
+    /// `v` converted to this integer type as C does: modulo 2^N, in two's
+    /// complement for signed types; `Bool` is `v != 0`.
+    pub fn wrap(self, v: i128) -> i128 {
+        if self == ScalarTy::Bool {
+            return i128::from(v != 0);
+        }
+        let bits = self.bits();
+        if bits >= 128 {
+            return v;
+        }
+        let m = 1i128 << bits;
+        let u = v.rem_euclid(m);
+        if self.is_signed() && u >= m / 2 {
+            u - m
+        } else {
+            u
+        }
+    }
+
     /// Size in bytes as CUDA lays it out (`Bool` is one byte).
     pub fn size_bytes(self) -> u64 {
         (u64::from(self.bits()) / 8).max(1)

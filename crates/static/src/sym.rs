@@ -105,20 +105,7 @@ pub enum Sym {
 
 /// Wraps `v` to the range of `ty` (two's complement).
 pub fn wrap(v: i128, ty: ScalarTy) -> i128 {
-    let bits = ty.bits();
-    if ty == ScalarTy::Bool {
-        return i128::from(v != 0);
-    }
-    if bits >= 128 {
-        return v;
-    }
-    let mask = (1i128 << bits) - 1;
-    let low = v & mask;
-    if ty.is_signed() && low >> (bits - 1) & 1 == 1 {
-        low - (1i128 << bits)
-    } else {
-        low
-    }
+    ty.wrap(v)
 }
 
 /// The range of values of an integer type.

@@ -498,20 +498,4 @@ fn slot_access(ty: &CType, volatile: bool) -> Option<(ScalarTy, AccessKind)> {
 }
 
 /// Wraps an integer constant to the range of `ty`.
-pub fn wrap(v: i128, ty: ScalarTy) -> i128 {
-    let bits = ty.bits();
-    if bits >= 128 || ty == ScalarTy::Bool {
-        return if ty == ScalarTy::Bool {
-            i128::from(v != 0)
-        } else {
-            v
-        };
-    }
-    let m = 1i128 << bits;
-    let u = v.rem_euclid(m);
-    if ty.is_signed() && u >= m / 2 {
-        u - m
-    } else {
-        u
-    }
-}
+pub use crate::consteval::wrap;
