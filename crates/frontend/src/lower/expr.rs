@@ -761,31 +761,11 @@ impl<'t> Lowerer<'_, 't> {
     /// The value held in fresh temporaries, so later writes to the
     /// variables it reads do not change it.
     fn materialize(&mut self, v: Value, n: Node<'t>) -> Value {
-        let span = self.span(n);
-        let reads_vars = |e: &Expr| {
-            let mut found = false;
-            e.walk(&mut |x| found |= matches!(x, Expr::Var(_)));
-            found
-        };
         match v {
-            Value::Scalar(e, t) if reads_vars(&e) => {
-                let tmp = self.temp(t, span);
-                self.emit(StmtKind::Assign { dst: tmp, value: e }, span);
-                Value::Scalar(Expr::Var(tmp), t)
-            }
-            Value::Ptr(p) if reads_vars(&p.offset) => {
-                let tmp = self.temp(ScalarTy::I64, span);
-                self.emit(
-                    StmtKind::Assign {
-                        dst: tmp,
-                        value: p.offset.clone(),
-                    },
-                    span,
-                );
-                Value::Ptr(Ptr {
-                    offset: Expr::Var(tmp),
-                    ..p
-                })
+            Value::Scalar(e, t) => Value::Scalar(self.hold(e, t, n), t),
+            Value::Ptr(p) => {
+                let offset = self.hold(p.offset.clone(), ScalarTy::I64, n);
+                Value::Ptr(Ptr { offset, ..p })
             }
             Value::Agg(t, fields) => Value::Agg(
                 t,

@@ -130,15 +130,7 @@ impl<'t> Lowerer<'_, 't> {
     /// variables are copied into fresh temporaries, so later writes to those
     /// variables do not move the reference.
     pub fn freeze(&mut self, p: Place, n: Node) -> Place {
-        let span = self.span(n);
-        let snapshot = |s: &mut Self, e: Expr, ty: ScalarTy| {
-            if e.as_const_int().is_some() {
-                return e;
-            }
-            let t = s.temp(ty, span);
-            s.emit(StmtKind::Assign { dst: t, value: e }, span);
-            Expr::Var(t)
-        };
+        let snapshot = |s: &mut Self, e: Expr, ty: ScalarTy| s.hold(e, ty, n);
         match p {
             Place::Mem {
                 array,
@@ -167,6 +159,20 @@ impl<'t> Lowerer<'_, 't> {
             // Variables are bound by identity.
             p @ (Place::Var(..) | Place::PtrVar { .. } | Place::FnVar(_)) => p,
         }
+    }
+
+    /// `e` as it is now: copied into a fresh temporary when it reads a
+    /// variable (which later code may change), else itself.
+    pub fn hold(&mut self, e: Expr, ty: ScalarTy, n: Node) -> Expr {
+        let mut reads_vars = false;
+        e.walk(&mut |x| reads_vars |= matches!(x, Expr::Var(_)));
+        if !reads_vars {
+            return e;
+        }
+        let span = self.span(n);
+        let t = self.temp(ty, span);
+        self.emit(StmtKind::Assign { dst: t, value: e }, span);
+        Expr::Var(t)
     }
 
     pub fn field(&mut self, base: Place, name: &str, n: Node) -> R<Place> {
