@@ -800,31 +800,9 @@ impl<'t> Lowerer<'_, 't> {
             return self.atomic_object_update(&inner, *t, *scope, delta, prefix, n);
         }
         let old = self.read(&place, arg)?;
+        // The old value outlives the write below (`x++` as a value).
         let old = if want && !prefix {
-            match old {
-                Value::Scalar(e, t) => {
-                    let span = self.span(n);
-                    let tmp = self.temp(t, span);
-                    self.emit(StmtKind::Assign { dst: tmp, value: e }, span);
-                    Value::Scalar(Expr::Var(tmp), t)
-                }
-                Value::Ptr(p) => {
-                    let span = self.span(n);
-                    let tmp = self.temp(ScalarTy::I64, span);
-                    self.emit(
-                        StmtKind::Assign {
-                            dst: tmp,
-                            value: p.offset,
-                        },
-                        span,
-                    );
-                    Value::Ptr(Ptr {
-                        offset: Expr::Var(tmp),
-                        ..p
-                    })
-                }
-                other => other,
-            }
+            self.materialize(old, n)
         } else {
             old
         };

@@ -130,7 +130,6 @@ impl<'t> Lowerer<'_, 't> {
     /// variables are copied into fresh temporaries, so later writes to those
     /// variables do not move the reference.
     pub fn freeze(&mut self, p: Place, n: Node) -> Place {
-        let snapshot = |s: &mut Self, e: Expr, ty: ScalarTy| s.hold(e, ty, n);
         match p {
             Place::Mem {
                 array,
@@ -139,7 +138,7 @@ impl<'t> Lowerer<'_, 't> {
                 volatile,
             } => Place::Mem {
                 array,
-                index: snapshot(self, index, ScalarTy::I64),
+                index: self.hold(index, ScalarTy::I64, n),
                 ty,
                 volatile,
             },
@@ -150,7 +149,7 @@ impl<'t> Lowerer<'_, 't> {
                 Place::AtomicRef(Box::new(self.freeze(*inner, n)), t, s)
             }
             Place::Choice { base, arms } => Place::Choice {
-                base: snapshot(self, base, ScalarTy::U32),
+                base: self.hold(base, ScalarTy::U32, n),
                 arms: arms
                     .into_iter()
                     .map(|(a, p)| (a, self.freeze(p, n)))
