@@ -126,9 +126,7 @@ const CHECK_FALSE_ALARMS: &[&str] = &["diff_loop_bounds_differ_same_trips.cu"];
 /// per front-end or engine defect found (by hand, by differential testing
 /// against g++, and by the differential test of `tests/differential.rs`,
 /// `diff_*.cu`), most with a racy twin. Each meets its expectation under
-/// both engines, except `check`'s known false alarms above. Disagreements
-/// not fixed yet are in `tests/kernels/soundness-open/`, which only has to
-/// parse (the repository corpus).
+/// both engines, except `check`'s known false alarms above.
 #[test]
 fn soundness_corpus_meets_every_expectation_under_both_engines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

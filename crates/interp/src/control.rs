@@ -124,6 +124,20 @@ impl<'k> ControlStack<'k> {
         }
     }
 
+    /// The iteration each enclosing iterating loop is in (its body starts
+    /// since the loop was entered), outermost first: with the statement,
+    /// what makes one arrival at a barrier the same dynamic barrier as
+    /// another thread's.
+    pub fn iterations(&self) -> Vec<u32> {
+        self.frames
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Loop { lp, bodies, .. } if lp.kind.iterates() => Some(*bodies),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Nesting depth (frames held).
     pub fn depth(&self) -> usize {
         self.frames.len()

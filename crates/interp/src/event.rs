@@ -102,9 +102,16 @@ pub enum EventKind {
     /// The thread arrives at a barrier. With `reduce` (`__syncthreads_count`
     /// and friends: the operation and this thread's predicate) the driver
     /// resumes with [`crate::Thread::resume_barrier`] once all arrived.
+    ///
+    /// `iterations` is the iteration of each enclosing loop (body starts
+    /// since the loop was entered, outermost first). Threads of a block
+    /// meet at one `__syncthreads()` only when they arrive at the same
+    /// statement ([`Event::site`]) in the same iterations: the same
+    /// statement reached in different iterations is barrier divergence.
     Barrier {
         barrier: Barrier,
         reduce: Option<(ReduceOp, bool)>,
+        iterations: Vec<u32>,
     },
     Fence {
         order: MemOrder,

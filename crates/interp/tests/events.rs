@@ -75,7 +75,8 @@ fn events_in_program_order_with_resumed_values() {
             sp(2),
             EventKind::Barrier {
                 barrier: Barrier::Block,
-                reduce: None
+                reduce: None,
+                iterations: vec![],
             }
         )
     );
@@ -226,7 +227,8 @@ fn barrier_reductions_warp_masks_and_havoc() {
         e.kind,
         EventKind::Barrier {
             barrier: Barrier::Block,
-            reduce: Some((ReduceOp::Count, true))
+            reduce: Some((ReduceOp::Count, true)),
+            iterations: vec![],
         }
     );
     assert_eq!(th.awaiting(), Some(Awaiting::BarrierReduction));
@@ -237,7 +239,8 @@ fn barrier_reductions_warp_masks_and_havoc() {
         e.kind,
         EventKind::Barrier {
             barrier: Barrier::Warp { mask: 0xffff_ffff },
-            reduce: None
+            reduce: None,
+            iterations: vec![],
         }
     );
     let e = next_event(&mut th);
@@ -245,7 +248,8 @@ fn barrier_reductions_warp_masks_and_havoc() {
         e.kind,
         EventKind::Barrier {
             barrier: Barrier::Tile { size: 16 },
-            reduce: None
+            reduce: None,
+            iterations: vec![],
         }
     );
     let e = next_event(&mut th);
@@ -351,4 +355,47 @@ fn forked_threads_continue_independently() {
     };
     assert_eq!(stored(next_event(&mut th)), Value::I32(10));
     assert_eq!(stored(next_event(&mut fork)), Value::I32(20));
+}
+
+/// `for (i = 0; i < 2; i++) { for (j = 0; j < 2; j++) __syncthreads(); }
+/// __syncthreads();`: each arrival names the iteration of every enclosing
+/// loop (outermost first, counted from 1 per loop entry), so the explorers
+/// can tell one barrier passed in different iterations.
+#[test]
+fn barrier_events_carry_their_loop_iterations() {
+    let mut kb = Kb::new();
+    let i = kb.var("i", I32);
+    let j = kb.var("j", I32);
+    let (outer, inner) = (kb.loop_id(), kb.loop_id());
+    let k = kb.finish(vec![
+        assign(i, i32c(0)),
+        for_(
+            outer,
+            lt(I32, v(i), i32c(2)),
+            vec![
+                assign(j, i32c(0)),
+                for_(
+                    inner,
+                    lt(I32, v(j), i32c(2)),
+                    vec![barrier()],
+                    vec![assign(j, add(I32, v(j), i32c(1)))],
+                ),
+            ],
+            vec![assign(i, add(I32, v(i), i32c(1)))],
+        ),
+        barrier(),
+    ]);
+    let mut th = thread(&k, launch(1), 0);
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        match next_event(&mut th).kind {
+            EventKind::Barrier { iterations, .. } => seen.push(iterations),
+            other => panic!("expected a barrier, got {other:?}"),
+        }
+    }
+    assert_eq!(
+        seen,
+        vec![vec![1, 1], vec![1, 2], vec![2, 1], vec![2, 2], vec![]]
+    );
+    assert_eq!(th.step(), Ok(Step::Done));
 }

@@ -177,6 +177,7 @@ fn run_block(
                         EventKind::Barrier {
                             barrier: Barrier::Block,
                             reduce,
+                            ..
                         } => {
                             at_barrier[i] = Some(reduce);
                         }

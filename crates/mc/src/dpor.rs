@@ -119,7 +119,9 @@ mod views;
 
 use crate::consistency::{self, Relations};
 use crate::graph::{BarrierInstance, Event, EventId, Kind, Loc, Order, RfSource};
-use crate::grid::{complete_read, reinterpret, same_barrier, status_after, Grid, Status};
+use crate::grid::{
+    complete_read, reinterpret, same_barrier, status_after, BarrierSite, Grid, Status,
+};
 use crate::observe::{Flow, Observer, Stats};
 use crate::races::{self, races, Race};
 use crate::reference::{Config, Exploration, McError};
@@ -698,7 +700,9 @@ impl<'k> Explorer<'k, '_> {
                     self.keep(s, true, out);
                 }
             }
-            EventKind::Barrier { barrier, reduce } => {
+            EventKind::Barrier {
+                barrier, reduce, ..
+            } => {
                 let group = self.grid.group(t, *barrier);
                 let mut s = state;
                 let generation = s.events[t]
@@ -715,7 +719,7 @@ impl<'k> Explorer<'k, '_> {
                     instance,
                     reduce: *reduce,
                     span,
-                    site: ev.site,
+                    site: BarrierSite::of(&ev),
                 };
                 if self.release(&mut s, instance)? {
                     self.keep(s, true, out);
@@ -1016,7 +1020,7 @@ impl<'k> Explorer<'k, '_> {
                         instance: inst,
                         reduce,
                         span: node.ev.span,
-                        site: node.ev.site,
+                        site: BarrierSite::of(&node.ev),
                     };
                     lane.fault_loc = None;
                 }
@@ -1052,7 +1056,7 @@ impl<'k> Explorer<'k, '_> {
                     ..
                 } if *i == instance => {
                     preds.push(reduce.is_some_and(|(_, p)| p));
-                    sites.push(*site);
+                    sites.push(site);
                 }
                 _ => return Ok(true),
             }

@@ -30,8 +30,9 @@ pub(crate) enum Status {
         instance: BarrierInstance,
         reduce: Option<(ReduceOp, bool)>,
         span: Span,
-        /// The barrier statement (see [`same_barrier`]).
-        site: StmtSite,
+        /// The barrier statement and its loop iterations (see
+        /// [`same_barrier`]).
+        site: BarrierSite,
     },
     Done,
     Failed {
@@ -234,16 +235,41 @@ impl<'k> Grid<'k> {
     }
 }
 
+/// Where a thread arrived at a barrier: the statement and the iteration
+/// of each enclosing loop ([`EventKind::Barrier`]'s `iterations`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BarrierSite {
+    pub stmt: StmtSite,
+    pub iterations: Vec<u32>,
+}
+
+impl BarrierSite {
+    /// The site of `ev`, a barrier event (any other event has no
+    /// iterations).
+    pub fn of(ev: &warpsafe_interp::Event) -> BarrierSite {
+        let iterations = match &ev.kind {
+            EventKind::Barrier { iterations, .. } => iterations.clone(),
+            _ => Vec::new(),
+        };
+        BarrierSite {
+            stmt: ev.site,
+            iterations,
+        }
+    }
+}
+
 /// Whether the participants of `instance`, all arrived, at the barrier
 /// statements `sites`, may be released. The threads of a block must meet
-/// at one `__syncthreads()` statement: textually different block barriers
-/// (an `if`/`else` with one in each branch, or one inlined function's
-/// barrier reached through two call sites) are barrier divergence in CUDA
-/// (undefined behaviour), even when the counts match. Threads not
+/// at one `__syncthreads()` statement in the same iteration of each
+/// enclosing loop: textually different block barriers (an `if`/`else`
+/// with one in each branch, or one inlined function's barrier reached
+/// through two call sites), and one barrier passed in different
+/// iterations, are barrier divergence in CUDA (undefined behaviour), even
+/// when the counts match. Threads not
 /// released stay blocked, so the execution ends with them reported as
 /// divergent. Warp, tile and grid barriers are matched by count only
 /// (`__syncwarp` may meet at different statements on current GPUs).
-pub(crate) fn same_barrier(instance: BarrierInstance, sites: &[StmtSite]) -> bool {
+pub(crate) fn same_barrier(instance: BarrierInstance, sites: &[&BarrierSite]) -> bool {
     match instance.group {
         BarrierGroup::Block { .. } => sites.windows(2).all(|w| w[0] == w[1]),
         BarrierGroup::Warp { .. } | BarrierGroup::Tile { .. } | BarrierGroup::Grid => true,

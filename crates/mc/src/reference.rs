@@ -50,7 +50,7 @@
 
 use crate::consistency::{self, Model};
 use crate::graph::{BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, ThreadId};
-use crate::grid::{reinterpret, same_barrier, source, status_after, Grid, Status};
+use crate::grid::{reinterpret, same_barrier, source, status_after, BarrierSite, Grid, Status};
 use crate::observe::{Flow, Observer, Stats};
 use crate::races::Race;
 use std::collections::{BTreeMap, HashSet};
@@ -522,7 +522,9 @@ impl<'k> Explorer<'k, '_> {
                 ));
                 self.push_advanced(s, t, &mut out)?;
             }
-            EventKind::Barrier { barrier, reduce } => {
+            EventKind::Barrier {
+                barrier, reduce, ..
+            } => {
                 let group = self.grid.group(t, *barrier);
                 let mut s = state.clone();
                 let generation = {
@@ -538,7 +540,7 @@ impl<'k> Explorer<'k, '_> {
                     instance,
                     reduce: *reduce,
                     span,
-                    site: ev.site,
+                    site: BarrierSite::of(ev),
                 };
                 if self.release(&mut s, instance)?.is_ok() {
                     out.push(s);
@@ -643,7 +645,7 @@ impl<'k> Explorer<'k, '_> {
                     ..
                 } if *i == instance => {
                     preds.push(reduce.is_some_and(|(_, p)| p));
-                    sites.push(*site);
+                    sites.push(site);
                 }
                 _ => return Ok(Ok(())),
             }

@@ -26,7 +26,9 @@
 
 use crate::consistency;
 use crate::graph::{BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource};
-use crate::grid::{complete_read, reinterpret, same_barrier, source, status_after, Grid, Status};
+use crate::grid::{
+    complete_read, reinterpret, same_barrier, source, status_after, BarrierSite, Grid, Status,
+};
 use crate::reference::{Config, Execution, McError};
 use crate::token::{fingerprint, ReplayToken, TokenError};
 use std::collections::{BTreeMap, BTreeSet};
@@ -225,7 +227,9 @@ impl<'k> Replayer<'k, '_> {
                 self.graph.push(e);
                 self.advance(t)?;
             }
-            EventKind::Barrier { barrier, reduce } => {
+            EventKind::Barrier {
+                barrier, reduce, ..
+            } => {
                 let group = self.grid.group(t, *barrier);
                 let generation = self.graph.events[t]
                     .iter()
@@ -240,7 +244,7 @@ impl<'k> Replayer<'k, '_> {
                     instance,
                     reduce: *reduce,
                     span,
-                    site: ev.site,
+                    site: BarrierSite::of(&ev),
                 };
                 self.release(instance)?;
             }
@@ -349,7 +353,7 @@ impl<'k> Replayer<'k, '_> {
                     ..
                 } if *i == instance => {
                     preds.push(reduce.is_some_and(|(_, p)| p));
-                    sites.push(*site);
+                    sites.push(site);
                 }
                 _ => return Ok(()),
             }

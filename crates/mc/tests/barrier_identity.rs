@@ -1,8 +1,9 @@
 //! Block barriers are matched by statement, not by count: threads of one
 //! block at textually different `__syncthreads()` (or at two inlined
 //! copies of one helper's) stay blocked and are reported as divergent, by
-//! both explorers and by replay; threads meeting at the same barrier,
-//! iteration by iteration, are released.
+//! both explorers and by replay; so do threads at one barrier statement
+//! in different iterations of a loop. Threads meeting at the same
+//! barrier, iteration by iteration, are released.
 
 mod common;
 
@@ -30,6 +31,15 @@ __device__ void syncWrite(int *o, int v) { __syncthreads(); o[threadIdx.x] = v; 
 __global__ void k(int *o) {
     for (int i = 0; i < 2; i++) { __syncthreads(); o[threadIdx.x] = i; }
     syncWrite(o, 3);
+}"#;
+
+/// Thread t passes the barrier in iteration 3 - t only: each thread
+/// arrives once at the same statement, but never in the same iteration.
+const DIFFERENT_ITERATIONS: &str = r#"
+__global__ void k(int *o) {
+    for (unsigned i = 0; i < 4u; i++) {
+        if (i + threadIdx.x == 3u) { __syncthreads(); }
+    }
 }"#;
 
 fn both(k: &Kernel) -> [Exploration; 2] {
@@ -86,5 +96,20 @@ fn the_same_barrier_in_every_iteration_is_released() {
     for ex in both(&k) {
         assert!(ex.executions.iter().all(|e| e.blocked.is_empty()));
         assert!(divergences(&ex).is_empty());
+    }
+}
+
+#[test]
+fn one_barrier_in_different_iterations_is_divergent() {
+    let k = kernel(DIFFERENT_ITERATIONS);
+    for ex in both(&k) {
+        assert_eq!(ex.executions.len(), 1);
+        assert_eq!(ex.executions[0].blocked.len(), 4, "nobody is released");
+        assert_eq!(divergences(&ex), vec![4]);
+        let e = &ex.executions[0];
+        let launch = Launch::new([1, 1, 1], [4, 1, 1]);
+        let token = ReplayToken::of(&e.graph, fingerprint(&k, &launch));
+        let again = replay(&k, &launch, &Config::default(), &token).expect("replays");
+        assert_eq!(&again, e);
     }
 }

@@ -275,7 +275,12 @@ impl<'k> Thread<'k> {
                     }
                     None => None,
                 };
-                return Ok(self.event(EventKind::Barrier { barrier, reduce }));
+                let iterations = self.control.iterations();
+                return Ok(self.event(EventKind::Barrier {
+                    barrier,
+                    reduce,
+                    iterations,
+                }));
             }
             StmtKind::Fence { order, scope } => {
                 return Ok(self.event(EventKind::Fence {
