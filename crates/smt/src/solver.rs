@@ -75,6 +75,9 @@ pub struct Solver {
     buffered: String,
     depth: usize,
     dead: Option<String>,
+    /// Whether the last check answered `unknown` because it ran out of
+    /// its resource limit (not its time).
+    out_of_resources: bool,
     _permit: Permit,
 }
 
@@ -113,6 +116,7 @@ impl Solver {
             buffered: String::new(),
             depth: 0,
             dead: None,
+            out_of_resources: false,
             _permit: permit,
         };
         if config.produce_models {
@@ -219,9 +223,27 @@ impl Solver {
         self.depth
     }
 
-    /// `(check-sat)`.
+    /// `(check-sat)`. With z3, first within a resource limit and, when
+    /// that runs out, again with z3's preprocessing tactics (see
+    /// [`SolverKind::quick_rlimit`]); each try has the time limit.
     pub fn check(&mut self) -> Result<CheckResult, SmtError> {
-        self.check_command(Sexp::list([Sexp::atom("check-sat")]))
+        let plain = Sexp::list([Sexp::atom("check-sat")]);
+        let Some(limit) = self.kind.quick_rlimit() else {
+            return self.check_command(plain);
+        };
+        self.command(&rlimit_option(limit))?;
+        let first = self.check_command(plain)?;
+        if self.dead.is_some() {
+            return Ok(first);
+        }
+        self.command(&rlimit_option(0))?;
+        if !self.out_of_resources {
+            return Ok(first);
+        }
+        self.note(
+            "the incremental try ran out of its resource limit: asking again with preprocessing",
+        );
+        self.check_command(self.kind.fallback_check())
     }
 
     /// `(check-sat-assuming (lits...))`: checks with `assumptions` (Boolean
@@ -254,6 +276,7 @@ impl Solver {
     }
 
     fn check_command(&mut self, command: Sexp) -> Result<CheckResult, SmtError> {
+        self.out_of_resources = false;
         self.command(&command)?;
         self.flush();
         let start = Instant::now();
@@ -310,6 +333,9 @@ impl Solver {
         let timed_out = ["timeout", "cancel", "resource"]
             .iter()
             .any(|word| lower.contains(word));
+        // z3 says `timeout` for the time limit and `canceled` or `max.
+        // resource limit exceeded` for the resource limit.
+        self.out_of_resources = timed_out && !lower.contains("timeout");
         Ok(CheckResult::Unknown(match self.timeout {
             Some(t) if timed_out => timeout_reason(t),
             _ => reason,
@@ -423,6 +449,14 @@ impl Solver {
 enum Failure {
     Deadline,
     Error(SmtError),
+}
+
+/// `(set-option :rlimit N)` (0: no limit).
+fn rlimit_option(limit: u64) -> Sexp {
+    term::app(
+        "set-option",
+        [Sexp::atom(":rlimit"), Sexp::atom(limit.to_string())],
+    )
 }
 
 fn timeout_reason(timeout: Duration) -> String {

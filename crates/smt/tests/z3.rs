@@ -200,3 +200,53 @@ fn huge_timeouts_neither_panic_nor_confuse_the_solver() {
         assert_eq!(s.check().expect("check"), CheckResult::Sat, "{limit:?}");
     }
 }
+
+/// A query z3's incremental solver does not answer within its resource
+/// limit (two threads of one block with one `blockIdx.x * blockDim.x +
+/// threadIdx.x`: minutes of bit-blasted multipliers) is asked again with
+/// preprocessing, which substitutes the equal block indices away and
+/// answers at once. The transcript shows both tries.
+#[test]
+fn a_check_that_runs_out_of_resources_is_asked_again_with_preprocessing() {
+    let transcript = Transcript::new();
+    let t = transcript.clone();
+    let mut s = z3_or_skip!(|c: SolverConfig| c.with_logic("QF_BV").with_transcript(t));
+    let bv = Sort::BitVec(32);
+    let [bd, n, b1, b2, t1, t2] = ["bd", "n", "b1", "b2", "t1", "t2"]
+        .map(|name| s.declare_const(name, &bv).expect("declare"));
+    let sel = s.declare_const("sel", &Sort::Bool).expect("declare");
+    let idx = [1, 2].map(|k| {
+        s.declare_const(&format!("idx{k}"), &Sort::BitVec(64))
+            .expect("declare")
+    });
+    s.assert(&term::bvult(t1.clone(), bd.clone()))
+        .expect("assert");
+    s.assert(&term::bvult(t2.clone(), bd.clone()))
+        .expect("assert");
+    s.push().expect("push");
+    let global = |b: &Sexp, t: &Sexp| term::bvadd(term::bvmul(b.clone(), bd.clone()), t.clone());
+    for (k, (b, t)) in [(&b1, &t1), (&b2, &t2)].into_iter().enumerate() {
+        let g = global(b, t);
+        s.assert(&term::implies(
+            sel.clone(),
+            term::and([
+                term::bvslt(g.clone(), n.clone()),
+                term::eq(idx[k].clone(), term::sign_extend(32, g)),
+            ]),
+        ))
+        .expect("assert");
+    }
+    s.assert(&sel).expect("assert");
+    s.assert(&term::eq(idx[0].clone(), idx[1].clone()))
+        .expect("assert");
+    s.assert(&term::eq(b1, b2)).expect("assert");
+    s.assert(&term::not(term::eq(t1, t2))).expect("assert");
+    let started = Instant::now();
+    assert_eq!(s.check().expect("check"), CheckResult::Unsat);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let commands = transcript.commands();
+    assert!(
+        commands.iter().any(|c| c.starts_with("(check-sat-using")),
+        "{commands:?}"
+    );
+}
