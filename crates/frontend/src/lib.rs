@@ -252,36 +252,59 @@ fn lower_one<'t>(
 }
 
 /// Dimensions a kernel never reads are 1: a kernel that reads neither
-/// `threadIdx.y/z` nor `blockDim.y/z` is written for 1-D blocks (likewise
-/// the grid with `blockIdx`/`gridDim`). An assumption about how the kernel
-/// is launched, stated in reports and dropped by `--all-dims`.
+/// `threadIdx.y/z` nor `blockDim.y/z` is written for 1-D blocks, one that
+/// never reads `threadIdx.z`/`blockDim.z` for 2-D blocks (likewise the grid
+/// with `blockIdx`/`gridDim`). An assumption about how the kernel is
+/// launched, stated in reports and dropped by `--all-dims`.
 fn infer_unused_dims(kernel: &mut warpsafe_ir::Kernel) {
     use warpsafe_ir::{Builtin as B, Dim};
-    let higher = |d: Dim| d != Dim::X;
-    let block_2d =
-        kernel.reads_builtin(&|b| matches!(b, B::ThreadIdx(d) | B::BlockDim(d) if higher(d)));
-    let grid_2d =
-        kernel.reads_builtin(&|b| matches!(b, B::BlockIdx(d) | B::GridDim(d) if higher(d)));
+    let reads_block = |k: &warpsafe_ir::Kernel, dims: &[Dim]| {
+        k.reads_builtin(&|b| matches!(b, B::ThreadIdx(d) | B::BlockDim(d) if dims.contains(&d)))
+    };
+    let reads_grid = |k: &warpsafe_ir::Kernel, dims: &[Dim]| {
+        k.reads_builtin(&|b| matches!(b, B::BlockIdx(d) | B::GridDim(d) if dims.contains(&d)))
+    };
+    // The highest dimension read (0 = x only), for the block and the grid.
+    let block_top = if reads_block(kernel, &[Dim::Z]) {
+        2
+    } else if reads_block(kernel, &[Dim::Y]) {
+        1
+    } else {
+        0
+    };
+    let grid_top = if reads_grid(kernel, &[Dim::Z]) {
+        2
+    } else if reads_grid(kernel, &[Dim::Y]) {
+        1
+    } else {
+        0
+    };
     let launch = &mut kernel.launch;
-    if !block_2d && launch.block.is_none() {
-        launch.block_parts = [None, Some(1), Some(1)];
-        launch.notes.push((
-            format!(
-                "blockDim.y/z {}: the kernel never reads threadIdx.y/z or blockDim.y/z",
-                warpsafe_ir::INFERRED
-            ),
-            None,
-        ));
+    let note = |what: &str, ids: &str, dims: &str| {
+        let (which, reads) = match dims {
+            "y/z" => ("y/z", format!("{ids}.y/z or {what}.y/z")),
+            _ => ("z", format!("{ids}.z or {what}.z")),
+        };
+        format!(
+            "{what}.{which} {}: the kernel never reads {reads}",
+            warpsafe_ir::INFERRED
+        )
+    };
+    if block_top < 2 && launch.block.is_none() {
+        let dims = if block_top == 0 { "y/z" } else { "z" };
+        for d in block_top + 1..3 {
+            launch.block_parts[d] = Some(1);
+        }
+        launch
+            .notes
+            .push((note("blockDim", "threadIdx", dims), None));
     }
-    if !grid_2d && launch.grid.is_none() {
-        launch.grid_parts = [None, Some(1), Some(1)];
-        launch.notes.push((
-            format!(
-                "gridDim.y/z {}: the kernel never reads blockIdx.y/z or gridDim.y/z",
-                warpsafe_ir::INFERRED
-            ),
-            None,
-        ));
+    if grid_top < 2 && launch.grid.is_none() {
+        let dims = if grid_top == 0 { "y/z" } else { "z" };
+        for d in grid_top + 1..3 {
+            launch.grid_parts[d] = Some(1);
+        }
+        launch.notes.push((note("gridDim", "blockIdx", dims), None));
     }
 }
 
