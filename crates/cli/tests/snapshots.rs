@@ -378,3 +378,33 @@ fn check_of_conditional_grid_barriers() {
         }
     );
 }
+
+/// `warpsafe check` under C++'s rules and its launch assumption: global
+/// indices computed as `int` over any launch are proved race-free (at most
+/// 2^31 threads along x, signed arithmetic without overflow), and each
+/// assumption, dropped by its flag, brings back the race that needs it.
+#[test]
+fn check_under_c_semantics() {
+    let cases: [(&str, &str, &[&str]); 4] = [
+        ("global_id", "index_global_id.cu", &[]),
+        (
+            "global_id_huge_grids",
+            "index_global_id.cu",
+            &["--huge-grids", "--kernel", "saxpy"],
+        ),
+        ("signed_overflow", "index_signed_overflow.cu", &[]),
+        (
+            "signed_overflow_wraps",
+            "index_signed_overflow.cu",
+            &["--signed-wrap"],
+        ),
+    ];
+    for (name, file, extra) in cases {
+        let rel = Path::new("tests/kernels/constructs").join(file);
+        let mut cmd = command_with_header_flags("check", &rel);
+        cmd.args(extra);
+        insta::with_settings!({ snapshot_suffix => name }, {
+            assert_cmd_snapshot!(cmd);
+        });
+    }
+}

@@ -41,6 +41,7 @@ pub(crate) fn check_asserts(
     kp: &KernelProtocol,
     solver: &SolverConfig,
     params: &[(String, i128)],
+    assumptions: crate::race::Assumptions,
 ) -> Vec<AssertCheck> {
     let mut out: Vec<Option<AssertCheck>> = vec![None; kp.asserts.len()];
     // Group the assertions by the preconditions that precede them.
@@ -72,7 +73,14 @@ pub(crate) fn check_asserts(
         }
         let mut scoped = kp.clone();
         scoped.preconditions.truncate(before);
-        let mut check = Check::new(kernel, &scoped, solver.clone(), params, Vec::new());
+        let mut check = Check::new(
+            kernel,
+            &scoped,
+            solver.clone(),
+            params,
+            assumptions,
+            Vec::new(),
+        );
         check.late_assumes = true;
         let started = check.session().map(|_| ());
         let reasons = check.global_reasons.clone();
@@ -143,8 +151,9 @@ fn one(
             }
             loops.push((name, l.ty, v));
         }
-        asserts.push(e.encode_as(&a.guard, ScalarTy::Bool)?);
-        asserts.push(term::not(e.encode_as(&a.cond, ScalarTy::Bool)?));
+        asserts.push(e.encode_program(&a.guard, ScalarTy::Bool)?);
+        asserts.push(term::not(e.encode_program(&a.cond, ScalarTy::Bool)?));
+        asserts.append(&mut e.facts);
         Ok::<(), crate::encode::EncodeError>(())
     })();
     if let Err(err) = encoded {

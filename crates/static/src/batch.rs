@@ -301,7 +301,7 @@ impl Check<'_> {
                 e.loop_vars = vars;
                 let mut c: Vec<Term> = parent.into_iter().collect();
                 for g in &site.guards {
-                    match e.encode_as(g, ScalarTy::Bool) {
+                    match e.encode_program(g, ScalarTy::Bool) {
                         Ok(t) => c.push(t),
                         Err(_) => return Ok(Outcome::Inconclusive),
                     }
@@ -312,10 +312,11 @@ impl Check<'_> {
                 } else {
                     ity
                 };
-                let Ok(index) = e.encode_as(&site.access.index, ity) else {
+                let Ok(index) = e.encode_program(&site.access.index, ity) else {
                     return Ok(Outcome::Inconclusive);
                 };
                 c.push(term::eq(idx[k].clone(), resize(index, ity, width)));
+                c.append(&mut e.facts);
                 decls.extend(e.decls);
                 asserts.push(term::implies(is(k, x), term::and(c)));
             }

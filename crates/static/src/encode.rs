@@ -10,6 +10,18 @@
 //! sign fill for `bvashr`). A kernel that divides by zero has undefined
 //! behaviour anyway; v0 picks SMT-LIB's value for it.
 //!
+//! Signed overflow: C++ leaves the overflow of signed arithmetic undefined,
+//! so by default (as GPUVerify and Faial do) an execution in which a
+//! program's `int` or `long` `+ - * / -x` overflows is not one the kernel
+//! can have. [`Encoder::encode_program`] records that as
+//! [`Encoder::facts`], each under the conditions in which the operation is
+//! evaluated (the left operand of `&&`/`||`, the condition of `?:`), for
+//! the callers to assert with the term. Only values the program computes
+//! are encoded that way (guards, indices, assertions, preconditions), never
+//! the bounds and steps the loop abstraction derives; `--signed-wrap`
+//! ([`Shared::signed_wrap`]) turns it off. Unsigned arithmetic and
+//! conversions (implementation-defined, not undefined) always wrap.
+//!
 //! Soundness: launch builtins and scalar parameters are shared constants
 //! given by the caller; every [`Unknown`](crate::Unknown) leaf becomes a
 //! fresh constant per encoder (one encoder per thread and access), and so
@@ -88,6 +100,9 @@ pub(crate) struct Shared {
     pub block_dim: [Term; 3],
     pub grid_dim: [Term; 3],
     pub params: HashMap<VarId, Term>,
+    /// Signed arithmetic wraps like unsigned (`--signed-wrap`): no
+    /// no-overflow facts are recorded.
+    pub signed_wrap: bool,
 }
 
 /// One thread's ids.
@@ -95,6 +110,39 @@ pub(crate) struct Shared {
 pub(crate) struct ThreadVars {
     pub thread_idx: [Term; 3],
     pub block_idx: [Term; 3],
+    /// Per dimension, a constant the session defines as `blockIdx *
+    /// blockDim + threadIdx` (32-bit unsigned): every way of writing that
+    /// sum is encoded as this one term, so that the session's injectivity
+    /// lemma about it applies (see `race::declare_globals`).
+    pub global_idx: [Term; 3],
+}
+
+/// The dimension `d` when `a + b` is `blockIdx.d * blockDim.d +
+/// threadIdx.d` in 32-bit unsigned arithmetic, in any operand order.
+fn global_index(op: BinOp, ty: ScalarTy, a: &Sym, b: &Sym) -> Option<Dim> {
+    if op != BinOp::Add || ty != ScalarTy::U32 {
+        return None;
+    }
+    let product = |s: &Sym| match s {
+        Sym::Binary(BinOp::Mul, ScalarTy::U32, x, y) => match (&**x, &**y) {
+            (Sym::Builtin(Builtin::BlockIdx(d)), Sym::Builtin(Builtin::BlockDim(e)))
+            | (Sym::Builtin(Builtin::BlockDim(e)), Sym::Builtin(Builtin::BlockIdx(d)))
+                if d == e =>
+            {
+                Some(*d)
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let thread = |s: &Sym| match s {
+        Sym::Builtin(Builtin::ThreadIdx(d)) => Some(*d),
+        _ => None,
+    };
+    match (product(a), thread(b), thread(a), product(b)) {
+        (Some(d), Some(e), ..) | (_, _, Some(e), Some(d)) if d == e => Some(d),
+        _ => None,
+    }
 }
 
 fn dim(d: Dim) -> usize {
@@ -119,6 +167,16 @@ pub(crate) struct Encoder<'a> {
     /// One constant per unknown leaf id: within one access of one thread,
     /// leaves with the same id denote the same value (see `sym`).
     unknowns: HashMap<u32, Term>,
+    /// What C guarantees about the values encoded with
+    /// [`Encoder::encode_program`]: no signed overflow, each fact implied
+    /// by the conditions under which its operation is evaluated. The
+    /// caller asserts them wherever it asserts those terms.
+    pub facts: Vec<Term>,
+    /// Whether facts are being recorded (inside `encode_program`).
+    recording: bool,
+    /// The conditions under which the sub-expression being encoded is
+    /// evaluated (short-circuit operands, `?:` branches).
+    guards: Vec<Term>,
 }
 
 impl<'a> Encoder<'a> {
@@ -131,7 +189,46 @@ impl<'a> Encoder<'a> {
             decls: Vec::new(),
             approximations: Vec::new(),
             unknowns: HashMap::new(),
+            facts: Vec::new(),
+            recording: false,
+            guards: Vec::new(),
         }
+    }
+
+    /// `s`, a value the program computes (a guard, an index, an asserted
+    /// or assumed condition), as a term of `ty`, recording in
+    /// [`Encoder::facts`] that none of its signed operations overflows
+    /// (unless [`Shared::signed_wrap`]).
+    pub fn encode_program(&mut self, s: &Sym, ty: ScalarTy) -> Result<Term, EncodeError> {
+        self.recording = !self.shared.signed_wrap;
+        let t = self.encode_as(s, ty);
+        self.recording = false;
+        self.guards.clear();
+        t
+    }
+
+    /// Records `fact` (under the current guards) when recording.
+    fn fact(&mut self, fact: impl FnOnce() -> Term) {
+        if !self.recording {
+            return;
+        }
+        let fact = fact();
+        self.facts.push(if self.guards.is_empty() {
+            fact
+        } else {
+            term::implies(term::and(self.guards.iter().cloned()), fact)
+        });
+    }
+
+    /// Encodes `s` as `ty`, evaluated only when `guard` holds.
+    fn encode_under(&mut self, guard: Term, s: &Sym, ty: ScalarTy) -> Result<Term, EncodeError> {
+        if !self.recording {
+            return self.encode_as(s, ty);
+        }
+        self.guards.push(guard);
+        let t = self.encode_as(s, ty);
+        self.guards.pop();
+        t
     }
 
     /// Declares (lazily, through `decls`) a fresh constant.
@@ -185,15 +282,22 @@ impl<'a> Encoder<'a> {
                 UnOp::Not => term::not(self.encode_as(e, ScalarTy::Bool)?),
                 UnOp::Neg | UnOp::BitNot => {
                     let a = self.int_operand(e, *ty)?;
+                    if *op == UnOp::Neg && overflow_is_undefined(*ty) {
+                        let min = term::bv(1u128 << (ty.bits() - 1), ty.bits());
+                        self.fact(|| term::not(term::eq(a.clone(), min)));
+                    }
                     term::app(if *op == UnOp::Neg { "bvneg" } else { "bvnot" }, [a])
                 }
             },
-            Sym::Binary(op, ty, a, b) => self.binary(*op, *ty, a, b)?,
+            Sym::Binary(op, ty, a, b) => match global_index(*op, *ty, a, b) {
+                Some(d) => self.thread.global_idx[dim(d)].clone(),
+                None => self.binary(*op, *ty, a, b)?,
+            },
             Sym::Select(c, a, b) => {
                 let ty = a.ty();
                 let c = self.encode_as(c, ScalarTy::Bool)?;
-                let a = self.encode_as(a, ty)?;
-                let b = self.encode_as(b, ty)?;
+                let a = self.encode_under(c.clone(), a, ty)?;
+                let b = self.encode_under(term::not(c.clone()), b, ty)?;
                 term::ite(c, a, b)
             }
             Sym::Min(ty, a, b) | Sym::Max(ty, a, b) => {
@@ -236,7 +340,11 @@ impl<'a> Encoder<'a> {
         }
         if ty == ScalarTy::Bool {
             let x = self.encode_as(a, ScalarTy::Bool)?;
-            let y = self.encode_as(b, ScalarTy::Bool)?;
+            let y = match op {
+                BinOp::And => self.encode_under(x.clone(), b, ScalarTy::Bool)?,
+                BinOp::Or => self.encode_under(term::not(x.clone()), b, ScalarTy::Bool)?,
+                _ => self.encode_as(b, ScalarTy::Bool)?,
+            };
             return Ok(match op {
                 BinOp::And | BinOp::BitAnd => term::and([x, y]),
                 BinOp::Or | BinOp::BitOr => term::or([x, y]),
@@ -252,7 +360,12 @@ impl<'a> Encoder<'a> {
         }
         if matches!(op, BinOp::And | BinOp::Or) {
             let x = self.encode_as(a, ScalarTy::Bool)?;
-            let y = self.encode_as(b, ScalarTy::Bool)?;
+            let guard = if op == BinOp::And {
+                x.clone()
+            } else {
+                term::not(x.clone())
+            };
+            let y = self.encode_under(guard, b, ScalarTy::Bool)?;
             return Ok(if op == BinOp::And {
                 term::and([x, y])
             } else {
@@ -261,6 +374,11 @@ impl<'a> Encoder<'a> {
         }
         let x = self.int_operand(a, ty)?;
         let y = self.int_operand(b, ty)?;
+        if overflow_is_undefined(ty) {
+            if let Some(fact) = no_overflow(op, ty.bits(), &x, &y) {
+                self.fact(|| fact);
+            }
+        }
         self.int_binary(op, ty, x, y)
     }
 
@@ -303,9 +421,139 @@ impl<'a> Encoder<'a> {
     }
 }
 
+/// Whether overflow of arithmetic at `ty` is undefined in C: the signed
+/// types arithmetic happens in after the integer promotions (`int`,
+/// `long`, `long long`). Narrower signed operations only appear in the IR
+/// as conversions of wider results, which are implementation-defined.
+fn overflow_is_undefined(ty: ScalarTy) -> bool {
+    ty.is_signed() && ty.is_integer() && ty.bits() >= 32
+}
+
+/// Whether `s` has an operation whose overflow [`Encoder::encode_program`]
+/// assumes away (the report then says so).
+pub(crate) fn has_signed_arithmetic(s: &Sym) -> bool {
+    let mut found = false;
+    s.walk(&mut |e| {
+        found |= match e {
+            Sym::Binary(op, ty, ..) => {
+                overflow_is_undefined(*ty)
+                    && matches!(
+                        op,
+                        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
+                    )
+            }
+            Sym::Unary(UnOp::Neg, ty, _) => overflow_is_undefined(*ty),
+            _ => false,
+        }
+    });
+    found
+}
+
+/// That signed `x op y` on `bits`-bit operands does not overflow, for the
+/// operations that can (`None` for the others). Written with plain
+/// bit-vector operations (not SMT-LIB 2.7's `bvsaddo` and friends, which
+/// older solvers lack).
+fn no_overflow(op: BinOp, bits: u32, x: &Term, y: &Term) -> Option<Term> {
+    let sign = |t: Term| term::extract(bits - 1, bits - 1, t);
+    let (x, y) = (x.clone(), y.clone());
+    Some(match op {
+        // Overflow: both operands have one sign and the sum the other.
+        BinOp::Add => {
+            let r = term::bvadd(x.clone(), y.clone());
+            term::not(term::and([
+                term::eq(sign(x.clone()), sign(y)),
+                term::not(term::eq(sign(r), sign(x))),
+            ]))
+        }
+        // Overflow: the operands' signs differ and the result's is `y`'s.
+        BinOp::Sub => {
+            let r = term::bvsub(x.clone(), y.clone());
+            term::not(term::and([
+                term::not(term::eq(sign(x.clone()), sign(y))),
+                term::not(term::eq(sign(r), sign(x))),
+            ]))
+        }
+        // The double-width product equals the sign-extended product.
+        BinOp::Mul => term::eq(
+            term::bvmul(
+                term::sign_extend(bits, x.clone()),
+                term::sign_extend(bits, y.clone()),
+            ),
+            term::sign_extend(bits, term::bvmul(x, y)),
+        ),
+        // MIN / -1 and MIN % -1 overflow.
+        BinOp::Div | BinOp::Rem => term::not(term::and([
+            term::eq(x, term::bv(1u128 << (bits - 1), bits)),
+            term::eq(y, term::bv(u128::MAX >> (128 - bits), bits)),
+        ])),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Whether `op` overflows on `x`, `y` at `bits` (32 or 64), by Rust's
+    /// checked arithmetic.
+    fn overflows(op: BinOp, bits: u32, x: i64, y: i64) -> bool {
+        if bits == 32 {
+            let (x, y) = (x as i32, y as i32);
+            match op {
+                BinOp::Add => x.checked_add(y).is_none(),
+                BinOp::Sub => x.checked_sub(y).is_none(),
+                BinOp::Mul => x.checked_mul(y).is_none(),
+                _ => x == i32::MIN && y == -1,
+            }
+        } else {
+            match op {
+                BinOp::Add => x.checked_add(y).is_none(),
+                BinOp::Sub => x.checked_sub(y).is_none(),
+                BinOp::Mul => x.checked_mul(y).is_none(),
+                _ => x == i64::MIN && y == -1,
+            }
+        }
+    }
+
+    /// Operands near the edges of the type, where overflow happens.
+    fn operand() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            any::<i64>(),
+            -70_000i64..70_000,
+            Just(i64::MIN),
+            Just(i64::MAX),
+            Just(i64::from(i32::MIN)),
+            Just(i64::from(i32::MAX)),
+            Just(-1i64),
+            (-(1i64 << 33)..(1i64 << 33)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// The no-overflow fact holds exactly when the operation does not
+        /// overflow (evaluated by z3 on the literals).
+        #[test]
+        fn no_overflow_facts_match_checked_arithmetic(
+            op in prop_oneof![Just(BinOp::Add), Just(BinOp::Sub), Just(BinOp::Mul), Just(BinOp::Div)],
+            wide in any::<bool>(),
+            x in operand(),
+            y in operand(),
+        ) {
+            let bits = if wide { 64 } else { 32 };
+            if warpsafe_smt::locate(warpsafe_smt::SolverKind::Z3, None).is_err() {
+                return Ok(());
+            }
+            let mut solver = warpsafe_smt::Solver::start(warpsafe_smt::SolverConfig::z3())
+                .expect("z3 starts");
+            let lit = |v: i64| term::bv(u128::from(v as u64) & (u128::MAX >> (128 - bits)), bits);
+            let fact = no_overflow(op, bits, &lit(x), &lit(y)).expect("an arithmetic operation");
+            solver.assert(&fact).expect("asserted");
+            let holds = solver.check().expect("z3 answers") == warpsafe_smt::CheckResult::Sat;
+            prop_assert_eq!(holds, !overflows(op, bits, x, y), "{:?} {} {} {}", op, bits, x, y);
+        }
+    }
 
     #[test]
     fn casts_preserve_values_or_wrap() {

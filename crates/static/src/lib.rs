@@ -52,7 +52,10 @@ pub use protocol::{
     Access, AccessMode, Approximation, ArrayProtocol, Condition, ConditionOrigin, ForLoop,
     KernelProtocol, LoopRange, Proto, Step, SyncKind,
 };
-pub use race::{check_kernel, check_protocol, RaceConfig, ALIGNING_REASON};
+pub use race::{
+    check_kernel, check_protocol, launch_fixes_x, Assumptions, RaceConfig, ALIGNING_REASON,
+    SIGNED_OVERFLOW_NOTE,
+};
 pub use sym::{Sym, Unknown, UnknownReason};
 pub use verdict::{
     AssertCheck, AssertOutcome, AssertWitness, Certainty, Divergence, KernelReport, LoopValue,

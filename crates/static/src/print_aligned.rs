@@ -43,6 +43,7 @@ pub fn print_aligned(
         kp,
         config.solver.clone(),
         &config.params,
+        config.assumptions,
         Vec::new(),
     );
     let mut out = String::new();

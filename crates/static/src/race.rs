@@ -40,7 +40,9 @@ use std::time::Duration;
 
 use crate::align::{align, AlignError, Inst, Oracle, Role, Site, Uniformity};
 use crate::batch::{self, Outcome};
-use crate::encode::{resize, sort_of, EncodeError, Encoder, Shared, ThreadVars};
+use crate::encode::{
+    has_signed_arithmetic, resize, sort_of, EncodeError, Encoder, Shared, ThreadVars,
+};
 use crate::infer::infer;
 use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
 use crate::stride::{self, Constants};
@@ -68,7 +70,38 @@ pub struct RaceConfig {
     /// Values of scalar kernel parameters (`--param NAME=VALUE`); the others
     /// stay symbolic.
     pub params: Vec<(String, i128)>,
+    /// What the check assumes of C and of the launch.
+    pub assumptions: Assumptions,
 }
+
+/// What `check` assumes beyond the kernel's own preconditions; each can be
+/// dropped from the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Assumptions {
+    /// Signed arithmetic wraps (`--signed-wrap`). By default an execution
+    /// in which the program's signed `int`/`long` arithmetic overflows is
+    /// not considered: C++ leaves it undefined (see `encode`).
+    pub signed_wrap: bool,
+    /// Launches of more than 2^31 threads along x (`--huge-grids`). By
+    /// default, when the launch leaves x symbolic, `gridDim.x * blockDim.x
+    /// <= 2^31`: the global index `int i = blockIdx.x * blockDim.x +
+    /// threadIdx.x` that kernels compute is then never negative and names
+    /// each thread once. (Beyond that, such an index is negative, so
+    /// races found there need an out-of-bounds access first.)
+    pub huge_grids: bool,
+}
+
+/// The most threads along x assumed by default (see
+/// [`Assumptions::huge_grids`]).
+pub const MAX_THREADS_ALONG_X: u64 = 1 << 31;
+
+/// Threads along a dimension below which a 32-bit global index
+/// (`blockIdx * blockDim + threadIdx`) cannot wrap.
+const GLOBAL_INDEX_RANGE: u64 = 1 << 32;
+
+/// The note a report carries when the no-overflow assumption was used.
+pub const SIGNED_OVERFLOW_NOTE: &str = "signed arithmetic is assumed not to overflow \
+(undefined behaviour in C++); --signed-wrap also checks executions where it wraps";
 
 impl Default for RaceConfig {
     fn default() -> RaceConfig {
@@ -76,6 +109,7 @@ impl Default for RaceConfig {
             solver: SolverConfig::z3().with_logic("QF_BV"),
             record_smt: false,
             params: Vec::new(),
+            assumptions: Assumptions::default(),
         }
     }
 }
@@ -95,6 +129,12 @@ impl RaceConfig {
 
     pub fn with_params(mut self, params: Vec<(String, i128)>) -> RaceConfig {
         self.params = params;
+        self
+    }
+
+    /// Sets [`RaceConfig::assumptions`].
+    pub fn with_assumptions(mut self, assumptions: Assumptions) -> RaceConfig {
+        self.assumptions = assumptions;
         self
     }
 }
@@ -138,10 +178,22 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     }
     // The assertions' solver is released before the race check starts its
     // own: one thread never holds two of the capped solver processes.
-    let asserts = crate::asserts::check_asserts(kernel, kp, &solver_config, &config.params);
+    let asserts = crate::asserts::check_asserts(
+        kernel,
+        kp,
+        &solver_config,
+        &config.params,
+        config.assumptions,
+    );
     // Vacuity: with contradictory preconditions every query is unsat, and
     // every race and assertion would be "proven".
-    match preconditions_contradict(kernel, kp, &solver_config, &config.params) {
+    match preconditions_contradict(
+        kernel,
+        kp,
+        &solver_config,
+        &config.params,
+        config.assumptions,
+    ) {
         Ok(false) => {}
         Ok(true) => {
             report.verdict = unknown(CONTRADICTORY_ASSUMPTIONS.into(), Some(kernel.span));
@@ -153,11 +205,15 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         }
     }
     report.asserts = asserts;
+    if !config.assumptions.signed_wrap && program_has_signed_arithmetic(kp) {
+        report.notes.push(SIGNED_OVERFLOW_NOTE.into());
+    }
     let mut check = Check::new(
         kernel,
         kp,
         solver_config,
         &config.params,
+        config.assumptions,
         unmodelled_synchronisation(kernel),
     );
     let outcome = check.run();
@@ -210,6 +266,25 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     report
 }
 
+/// Whether an index, a condition, an assertion or a precondition of `kp`
+/// has signed arithmetic whose overflow the check assumes away.
+fn program_has_signed_arithmetic(kp: &KernelProtocol) -> bool {
+    let mut found = false;
+    kp.body.walk(&mut |p| {
+        found |= match p {
+            crate::Proto::Access(a) => has_signed_arithmetic(&a.index),
+            crate::Proto::If { cond, .. } => has_signed_arithmetic(cond),
+            _ => false,
+        }
+    });
+    found
+        || kp
+            .asserts
+            .iter()
+            .chain(&kp.preconditions)
+            .any(|c| has_signed_arithmetic(&c.cond) || has_signed_arithmetic(&c.guard))
+}
+
 /// Why a kernel whose preconditions cannot all hold is UNKNOWN.
 pub const CONTRADICTORY_ASSUMPTIONS: &str = "the kernel's preconditions (`__requires`, \
 `__axiom`, --param values and the launch dimensions) contradict each other: no thread \
@@ -228,6 +303,7 @@ fn preconditions_contradict(
     kp: &KernelProtocol,
     solver: &SolverConfig,
     params: &[(String, i128)],
+    assumptions: Assumptions,
 ) -> Result<bool, Fatal> {
     let mut pre = kp.clone();
     pre.preconditions.retain(|c| {
@@ -239,7 +315,14 @@ fn preconditions_contradict(
     if pre.preconditions.is_empty() && params.is_empty() {
         return Ok(false);
     }
-    let mut check = Check::new(kernel, &pre, solver.clone(), params, Vec::new());
+    let mut check = Check::new(
+        kernel,
+        &pre,
+        solver.clone(),
+        params,
+        assumptions,
+        Vec::new(),
+    );
     let session = check.session()?;
     Ok(matches!(session.solver.check()?, CheckResult::Unsat))
 }
@@ -295,6 +378,85 @@ fn unsupported(kernel: &Kernel) -> Option<Verdict> {
         ));
     }
     None
+}
+
+/// Defines each thread's global index per dimension (`blockIdx *
+/// blockDim + threadIdx`, see [`ThreadVars::global_idx`]) and, where the grid has
+/// at most 2^32 threads along the dimension, asserts two lemmas: the index
+/// is below the number of threads along the dimension, and it names one
+/// thread (the sum cannot wrap, and `threadIdx < blockDim`). They spare
+/// the solver proofs about 32-bit multipliers that it does not find in
+/// minutes (`i = blockIdx.x * blockDim.x + threadIdx.x; a[i] = ...`
+/// between blocks). They are asserted only where the bound is known to
+/// hold: for dimensions within CUDA's limits (y, z), bounded by
+/// [`Assumptions::huge_grids`]' default (x), or concrete and small
+/// enough; otherwise (x with `--huge-grids`) the second has the bound as
+/// a premise, so it is valid in every model and changes no answer.
+fn global_index_lemmas(
+    solver: &mut Solver,
+    launch: &warpsafe_ir::LaunchConfig,
+    assumptions: Assumptions,
+    block_dim: &[Term; 3],
+    grid_dim: &[Term; 3],
+    threads: &[ThreadVars; 2],
+) -> Result<(), SmtError> {
+    let wide = |t: &Term| term::zero_extend(32, t.clone());
+    for d in 0..3 {
+        for t in threads {
+            solver.assert(&term::eq(
+                t.global_idx[d].clone(),
+                term::bvadd(
+                    term::bvmul(t.block_idx[d].clone(), block_dim[d].clone()),
+                    t.thread_idx[d].clone(),
+                ),
+            ))?;
+        }
+        // The largest each dimension can be (a concrete one is taken as
+        // given, even beyond CUDA's limits).
+        let block = launch.block_dim(d).unwrap_or(BLOCK_LIMITS[d]);
+        let grid = launch.grid_dim(d).unwrap_or(GRID_LIMITS[d]);
+        let mut threads_along = block.saturating_mul(grid);
+        if d == 0 && !assumptions.huge_grids && !launch_fixes_x(launch) {
+            threads_along = threads_along.min(MAX_THREADS_ALONG_X);
+        }
+        let bounded = threads_along <= GLOBAL_INDEX_RANGE;
+        if bounded {
+            // Each global index is below the threads along the dimension.
+            for t in threads {
+                solver.assert(&term::bvult(
+                    wide(&t.global_idx[d]),
+                    term::bv(u128::from(threads_along), 64),
+                ))?;
+            }
+        }
+        let premise = if bounded {
+            term::bool(true)
+        } else {
+            term::bvule(
+                term::bvmul(wide(&grid_dim[d]), wide(&block_dim[d])),
+                term::bv(u128::from(GLOBAL_INDEX_RANGE), 64),
+            )
+        };
+        let [t1, t2] = threads;
+        solver.assert(&term::implies(
+            term::and([
+                premise,
+                term::eq(t1.global_idx[d].clone(), t2.global_idx[d].clone()),
+            ]),
+            term::and([
+                term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone()),
+                term::eq(t1.thread_idx[d].clone(), t2.thread_idx[d].clone()),
+            ]),
+        ))?;
+    }
+    Ok(())
+}
+
+/// Whether the launch fixes both `gridDim.x` and `blockDim.x` (the bound
+/// on threads along x is then not assumed: concrete dimensions are taken
+/// as given).
+pub fn launch_fixes_x(launch: &warpsafe_ir::LaunchConfig) -> bool {
+    launch.grid_dim(0).is_some() && launch.block_dim(0).is_some()
 }
 
 /// CUDA's limits on launch dimensions (every compute capability >= 3.0).
@@ -485,6 +647,7 @@ pub(crate) struct Check<'k> {
     /// one assertion's check, whose preconditions are those before it in
     /// program order; false for races, which may happen before them).
     pub(crate) late_assumes: bool,
+    pub(crate) assumptions: Assumptions,
 }
 
 /// A solver with the global constants declared.
@@ -801,6 +964,8 @@ impl Check<'_> {
                     } else {
                         v.ty()
                     };
+                    // Loop bounds the abstraction derived (`i <= n` as
+                    // `i < n + 1`) are among `values`: no facts.
                     let x = e1.encode_as(v, ty)?;
                     let y = e2.encode_as(v, ty)?;
                     differ.push(term::not(term::eq(x, y)));
@@ -943,10 +1108,12 @@ fn context_query(
     e1.loop_vars = vars.clone();
     e2.loop_vars = vars;
     for c in guards {
-        asserts.push(e1.encode_as(c, ScalarTy::Bool)?);
-        asserts.push(e2.encode_as(c, ScalarTy::Bool)?);
+        asserts.push(e1.encode_program(c, ScalarTy::Bool)?);
+        asserts.push(e2.encode_program(c, ScalarTy::Bool)?);
     }
     asserts.push(goal(&mut e1, &mut e2)?);
+    asserts.append(&mut e1.facts);
+    asserts.append(&mut e2.facts);
     decls.extend(e1.decls);
     decls.extend(e2.decls);
     for (name, sort) in &decls {
@@ -970,6 +1137,7 @@ impl<'k> Check<'k> {
         kp: &'k KernelProtocol,
         config: SolverConfig,
         param_values: &'k [(String, i128)],
+        assumptions: Assumptions,
         global_reasons: Vec<String>,
     ) -> Check<'k> {
         Check {
@@ -984,6 +1152,7 @@ impl<'k> Check<'k> {
             param_values,
             divergences: Vec::new(),
             late_assumes: false,
+            assumptions,
         }
     }
 
@@ -1111,10 +1280,12 @@ impl<'k> Check<'k> {
             ThreadVars {
                 thread_idx: dims(solver, "t1_threadIdx")?,
                 block_idx: dims(solver, "t1_blockIdx")?,
+                global_idx: dims(solver, "t1_globalIdx")?,
             },
             ThreadVars {
                 thread_idx: dims(solver, "t2_threadIdx")?,
                 block_idx: dims(solver, "t2_blockIdx")?,
+                global_idx: dims(solver, "t2_globalIdx")?,
             },
         ];
         let mut params = Vec::new();
@@ -1176,12 +1347,27 @@ impl<'k> Check<'k> {
                 term::bv(u128::from(MAX_THREADS_PER_BLOCK), 64),
             ))?;
         }
+        global_index_lemmas(
+            solver,
+            launch,
+            self.assumptions,
+            &block_dim,
+            &grid_dim,
+            &threads,
+        )?;
+        if !self.assumptions.huge_grids && !launch_fixes_x(launch) {
+            solver.assert(&term::bvule(
+                term::bvmul(wide(&grid_dim[0]), wide(&block_dim[0])),
+                term::bv(u128::from(MAX_THREADS_ALONG_X), 64),
+            ))?;
+        }
         let globals = Globals {
             constants: Constants::new(self.kernel, self.param_values, &kp.preconditions),
             shared: Shared {
                 block_dim,
                 grid_dim,
                 params: param_map,
+                signed_wrap: self.assumptions.signed_wrap,
             },
             threads,
             params,
@@ -1210,9 +1396,9 @@ impl<'k> Check<'k> {
             let mut encoded = Vec::new();
             for (n, t) in globals.threads.iter().enumerate() {
                 let mut e = Encoder::new(&globals.shared, t, &format!("pre{k}t{}", n + 1));
-                if let Ok(term) = e.encode_as(&c.cond, ScalarTy::Bool) {
+                if let Ok(term) = e.encode_program(&c.cond, ScalarTy::Bool) {
                     approximate |= !e.approximations.is_empty();
-                    encoded.push((e.decls, term));
+                    encoded.push((e.decls, term::and(std::iter::once(term).chain(e.facts))));
                 }
             }
             if encoded.len() != 2 {
@@ -1378,13 +1564,14 @@ impl<'k> Check<'k> {
             loops.push((self.kernel.var(l.var).name.clone(), l.ty, v));
         }
         for g in &site.guards {
-            constraints.push(e.encode_as(g, ScalarTy::Bool)?);
+            constraints.push(e.encode_program(g, ScalarTy::Bool)?);
         }
         let mut index_ty = site.access.index.ty();
         if index_ty == ScalarTy::Bool {
             index_ty = ScalarTy::U8;
         }
-        let index = e.encode_as(&site.access.index, index_ty)?;
+        let index = e.encode_program(&site.access.index, index_ty)?;
+        constraints.append(&mut e.facts);
         let side = Side {
             constraints,
             strides,

@@ -308,8 +308,14 @@ fn preconditions_are_assumed_for_races_and_asserts() {
 
 #[test]
 fn symbolic_dims_find_the_2d_race_of_a_1d_index() {
-    let r =
-        check_text("__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }");
+    let text = "__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }";
+    // Inferred 1-D (the kernel never reads y or z), at most 2^31 threads
+    // along x: each thread its own element.
+    assert_eq!(check_text(text).verdict, Verdict::Drf);
+    // Any block shape (`--all-dims`): threads that differ in y race.
+    let mut k = kernel(text);
+    k.launch.forget_inferred();
+    let r = check(&k);
     let races = r.verdict.races();
     assert_eq!(races.len(), 1, "{:?}", r.verdict);
     assert_eq!(races[0].certainty, Certainty::Provable);
@@ -392,4 +398,65 @@ fn races_on_two_arrays_through_one_helper_are_both_reported() {
     assert_eq!(g.scope, RaceScope::CrossBlock);
     assert_eq!(s.scope, RaceScope::SameBlock);
     assert_eq!(g.first.span, s.first.span, "one location pair");
+}
+
+/// Signed overflow is undefined behaviour: a race that needs `i * 2^30` to
+/// wrap is assumed away by default (the report says so), and found with
+/// `signed_wrap`.
+#[test]
+fn signed_overflow_is_assumed_away_unless_signed_wrap() {
+    let k = kernel(
+        "__global__ void k(int *a) { int i = threadIdx.x; if (i * 1073741824 < 0) a[0] = i; }",
+    );
+    let r = check(&k);
+    assert_eq!(r.verdict, Verdict::Drf);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n == warpsafe_static::SIGNED_OVERFLOW_NOTE),
+        "{:?}",
+        r.notes
+    );
+    let wrap = RaceConfig::default().with_assumptions(warpsafe_static::Assumptions {
+        signed_wrap: true,
+        ..Default::default()
+    });
+    let r = check_kernel(&k, &wrap);
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    assert_eq!(races[0].certainty, Certainty::Provable);
+}
+
+/// A no-overflow fact holds only where its operation is evaluated: the
+/// right operand of `||` (and of `&&`, and a `?:` branch) is not evaluated
+/// by every thread, so threads 2 and 3 race without any overflow (on a
+/// shared variable: threads of other blocks, which would race on a global
+/// one anyway, do not count).
+#[test]
+fn overflow_facts_hold_only_where_the_operation_is_evaluated() {
+    for cond in [
+        "i >= 2 || i * 1073741824 > 0",
+        "!(i < 2 && i * 1073741824 <= 0)",
+        "(i >= 2 ? 1 : i * 1073741824) > 0",
+    ] {
+        let r = check_1d(&format!(
+            "__global__ void k(int *a) {{ __shared__ int s; int i = threadIdx.x; if ({cond}) s = i; }}"
+        ));
+        let races = r.verdict.races();
+        assert_eq!(races.len(), 1, "{cond}: {:?}", r.verdict);
+        assert_eq!(races[0].certainty, Certainty::Provable, "{cond}");
+    }
+}
+
+/// Unsigned arithmetic wraps as C defines: no fact is assumed for it.
+#[test]
+fn unsigned_arithmetic_wraps() {
+    let r = check_1d(
+        "__global__ void k(int *a) { unsigned i = threadIdx.x; if (i * 2147483648u == 0u) a[0] = 1; }",
+    );
+    assert_eq!(r.verdict.races().len(), 1, "{:?}", r.verdict);
+    assert!(r
+        .notes
+        .iter()
+        .all(|n| n != warpsafe_static::SIGNED_OVERFLOW_NOTE));
 }

@@ -24,13 +24,18 @@ use std::time::Duration;
 use warpsafe_ir::Kernel;
 use warpsafe_smt::{SolverConfig, SolverKind};
 use warpsafe_static::{
-    check_protocol, infer, print_aligned, print_protocol, AssertOutcome, Certainty, KernelReport,
-    RaceConfig, Verdict,
+    check_protocol, infer, launch_fixes_x, print_aligned, print_protocol, AssertOutcome,
+    Assumptions, Certainty, KernelReport, RaceConfig, Verdict,
 };
 
 /// The longest `--timeout`: z3 and cvc5 take their limit as an unsigned
 /// 32-bit number of milliseconds.
 const MAX_TIMEOUT_SECS: u64 = u32::MAX as u64 / 1000;
+
+/// How the launch line states the bound on threads along x (see
+/// `--huge-grids`).
+const THREADS_ALONG_X_NOTE: &str =
+    "at most 2^31 threads along x (gridDim.x*blockDim.x <= 2^31, so an int global index is not negative; --huge-grids drops this)";
 
 /// `--fail-on`: the certainty a finding needs to make the exit status 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -59,6 +64,17 @@ pub struct CheckArgs {
     /// that dimensions the kernel never reads are 1 (Faial's flag).
     #[arg(long)]
     pub all_dims: bool,
+    /// Also check executions in which signed `int`/`long` arithmetic
+    /// overflows (wrapping, as GPUs do). By default they are assumed away:
+    /// signed overflow is undefined behaviour in C++.
+    #[arg(long)]
+    pub signed_wrap: bool,
+    /// Also check launches of more than 2^31 threads along x. By default,
+    /// when the launch leaves gridDim.x or blockDim.x open,
+    /// gridDim.x*blockDim.x <= 2^31, so that an `int` global thread index
+    /// is not negative and names each thread once.
+    #[arg(long)]
+    pub huge_grids: bool,
     /// Also print an intermediate stage (repeatable).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub dump: Vec<Dump>,
@@ -176,9 +192,14 @@ impl KernelResult<'_> {
 pub fn run(args: CheckArgs) -> Result<u8> {
     let mut loaded =
         load(&args.file, &args.input.to_flags()).map_err(|e| input_error(&args, e, &[]))?;
-    if args.all_dims {
-        for k in &mut loaded.output.module.kernels {
+    for k in &mut loaded.output.module.kernels {
+        if args.all_dims {
             k.launch.forget_inferred();
+        }
+        if !args.huge_grids && !launch_fixes_x(&k.launch) {
+            k.launch
+                .notes
+                .push((THREADS_ALONG_X_NOTE.to_string(), None));
         }
     }
     let out = &loaded.output;
@@ -234,7 +255,11 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     }
     .with_timeout(timeout)
     .with_transcript(args.dump.contains(&Dump::Smt))
-    .with_params(args.params.clone());
+    .with_params(args.params.clone())
+    .with_assumptions(Assumptions {
+        signed_wrap: args.signed_wrap,
+        huge_grids: args.huge_grids,
+    });
     let mut results = Vec::new();
     for k in &out.module.kernels {
         let r = check_one(k, &args, &config, src);

@@ -87,8 +87,12 @@ pub fn command_lines(
     limits: Limits,
 ) -> (Vec<String>, Vec<String>) {
     let common = launch_flags(kernel, launch);
+    // explore executes signed overflow wrapping, as GPUs do; check assumes
+    // it away by default (undefined behaviour): compare like with like.
+    // (The generator's arithmetic is unsigned, so it changes nothing today.)
     let mut check = vec![
         "check".to_string(),
+        "--signed-wrap".to_string(),
         "--timeout".to_string(),
         "10".to_string(),
     ];
