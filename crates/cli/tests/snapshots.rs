@@ -379,14 +379,16 @@ fn check_of_conditional_grid_barriers() {
     );
 }
 
-/// `warpsafe check` under C++'s rules and its launch assumption: global
+/// `warpsafe check` under C++'s rules and its launch assumptions: global
 /// indices computed as `int` over any launch are proved race-free (at most
 /// 2^31 threads along x, signed arithmetic without overflow), and each
-/// assumption, dropped by its flag, brings back the race that needs it.
+/// assumption, dropped by its flag, brings back the race that needs it;
+/// `__launch_bounds__` bounds a symbolic block.
 #[test]
 fn check_under_c_semantics() {
-    let cases: [(&str, &str, &[&str]); 4] = [
+    let cases: [(&str, &str, &[&str]); 5] = [
         ("global_id", "index_global_id.cu", &[]),
+        ("launch_bounds", "launch_bounds.cu", &[]),
         (
             "global_id_huge_grids",
             "index_global_id.cu",

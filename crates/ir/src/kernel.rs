@@ -141,6 +141,10 @@ pub struct LaunchConfig {
     /// Where each known part comes from, for reports (`blockDim from the
     /// launch`, with the launch's span; `gridDim.y/z assumed 1: ...`).
     pub notes: Vec<(String, Option<Span>)>,
+    /// The most threads per block the kernel declares it is launched
+    /// with (`__launch_bounds__(N)`); a launch with more fails.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_block_threads: Option<u64>,
 }
 
 impl LaunchConfig {

@@ -1342,9 +1342,12 @@ impl<'k> Check<'k> {
             wide(&block_dim[2]),
         );
         if launch.block.is_none() {
+            let most = launch
+                .max_block_threads
+                .map_or(MAX_THREADS_PER_BLOCK, |n| n.min(MAX_THREADS_PER_BLOCK));
             solver.assert(&term::bvule(
                 threads_per_block,
-                term::bv(u128::from(MAX_THREADS_PER_BLOCK), 64),
+                term::bv(u128::from(most), 64),
             ))?;
         }
         global_index_lemmas(

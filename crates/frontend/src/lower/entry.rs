@@ -26,12 +26,43 @@ impl<'t> Lowerer<'_, 't> {
                 self.warn(axiom, format!("axiom ignored: {}", d.message));
             }
         }
+        self.launch_bounds(f);
         for p in self.params_of(f) {
             self.kernel_param(p, body)?;
         }
         self.stmt(body)?;
         self.kernel.body = std::mem::take(&mut self.out);
         Ok((self.kernel, self.warnings))
+    }
+
+    /// `__launch_bounds__(N[, ...])`: at most N threads per block. A bound
+    /// that is not a positive constant is left out with a warning (no
+    /// bound only widens the launches checked).
+    fn launch_bounds(&mut self, f: &FnItem<'t>) {
+        let mut cursor = f.def.walk();
+        let Some(bounds) = f
+            .def
+            .children(&mut cursor)
+            .find(|c| c.kind() == "launch_bounds")
+        else {
+            return;
+        };
+        let mut cursor = bounds.walk();
+        let first = bounds.named_children(&mut cursor).next();
+        match first.and_then(|n| crate::consteval::eval(self.syn, n, self)) {
+            Some(n) if n > 0 => {
+                self.kernel.launch.max_block_threads = Some(n as u64);
+                let span = self.span(bounds);
+                self.kernel.launch.notes.push((
+                    format!("at most {n} threads per block from __launch_bounds__"),
+                    Some(span),
+                ));
+            }
+            _ => self.warn(
+                bounds,
+                "__launch_bounds__ without a positive constant thread count: not used",
+            ),
+        }
     }
 
     fn kernel_param(&mut self, p: Node<'t>, body: Node<'t>) -> R<()> {
