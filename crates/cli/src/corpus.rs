@@ -217,7 +217,13 @@ fn check_verdict(
         .iter()
         .filter_map(|(n, v)| v.trim().parse::<i128>().ok().map(|v| (n.clone(), v)))
         .collect();
-    let config = RaceConfig::default().with_params(params);
+    let config =
+        RaceConfig::default()
+            .with_params(params)
+            .with_assumptions(warpsafe_static::Assumptions {
+                only_intra_group: flags.only_intra_group,
+                ..Default::default()
+            });
     let mut unknown = None;
     for k in &module.kernels {
         let report = check_kernel(k, &config);

@@ -54,7 +54,7 @@ pub use protocol::{
 };
 pub use race::{
     check_kernel, check_protocol, launch_fixes_x, Assumptions, RaceConfig, ALIGNING_REASON,
-    SIGNED_OVERFLOW_NOTE,
+    ONLY_INTRA_GROUP_NOTE, SIGNED_OVERFLOW_NOTE,
 };
 pub use sym::{Sym, Unknown, UnknownReason};
 pub use verdict::{

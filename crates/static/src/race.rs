@@ -89,7 +89,16 @@ pub struct Assumptions {
     /// each thread once. (Beyond that, such an index is negative, so
     /// races found there need an out-of-bounds access first.)
     pub huge_grids: bool,
+    /// Races between threads of different blocks are not checked
+    /// (`--only-intra-group`, GPUVerify's flag): the kernel is assumed to
+    /// run as one block, or its blocks to touch disjoint data. The report
+    /// says so.
+    pub only_intra_group: bool,
 }
+
+/// The note a report carries under `--only-intra-group`.
+pub const ONLY_INTRA_GROUP_NOTE: &str = "races between threads of different blocks were not \
+checked (--only-intra-group)";
 
 /// The most threads along x assumed by default (see
 /// [`Assumptions::huge_grids`]).
@@ -207,6 +216,9 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     report.asserts = asserts;
     if !config.assumptions.signed_wrap && program_has_signed_arithmetic(kp) {
         report.notes.push(SIGNED_OVERFLOW_NOTE.into());
+    }
+    if config.assumptions.only_intra_group {
+        report.notes.push(ONLY_INTRA_GROUP_NOTE.into());
     }
     let mut check = Check::new(
         kernel,
@@ -1172,7 +1184,10 @@ impl<'k> Check<'k> {
         if let Some(s) = self.session.as_mut() {
             enter_context(s, 0, &[])?;
         }
-        let pairs = candidate_pairs(self.kernel, &aligned);
+        let mut pairs = candidate_pairs(self.kernel, &aligned);
+        if self.assumptions.only_intra_group {
+            pairs.retain(|p| matches!(p, Pair::SameBlock { .. }));
+        }
         let sites = &aligned.sites;
         let span_key = |p: &Pair| {
             let (i, j) = p.sites();

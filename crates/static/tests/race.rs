@@ -460,3 +460,20 @@ fn unsigned_arithmetic_wraps() {
         .iter()
         .all(|n| n != warpsafe_static::SIGNED_OVERFLOW_NOTE));
 }
+
+/// `only_intra_group` leaves out races between blocks, and says so.
+#[test]
+fn only_intra_group_leaves_out_races_between_blocks() {
+    let k = kernel("__global__ void k(int *a) { if (threadIdx.x == 0) a[0] = 1; }");
+    assert_eq!(check(&k).verdict.races().len(), 1);
+    let config = RaceConfig::default().with_assumptions(warpsafe_static::Assumptions {
+        only_intra_group: true,
+        ..Default::default()
+    });
+    let r = check_kernel(&k, &config);
+    assert_eq!(r.verdict, Verdict::Drf);
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n == warpsafe_static::ONLY_INTRA_GROUP_NOTE));
+}

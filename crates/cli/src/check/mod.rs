@@ -75,6 +75,15 @@ pub struct CheckArgs {
     /// is not negative and names each thread once.
     #[arg(long)]
     pub huge_grids: bool,
+    /// Check races between threads of one block only (GPUVerify's flag):
+    /// for kernels launched as one block, or whose blocks touch disjoint
+    /// data. The report says what was left out.
+    #[arg(long)]
+    pub only_intra_group: bool,
+    /// Check races within blocks and between blocks: the default (Faial's
+    /// flag, accepted for scripts that pass it).
+    #[arg(long)]
+    pub all_levels: bool,
     /// Also print an intermediate stage (repeatable).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub dump: Vec<Dump>,
@@ -259,6 +268,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     .with_assumptions(Assumptions {
         signed_wrap: args.signed_wrap,
         huge_grids: args.huge_grids,
+        only_intra_group: args.only_intra_group,
     });
     let mut results = Vec::new();
     for k in &out.module.kernels {
