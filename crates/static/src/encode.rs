@@ -314,6 +314,13 @@ impl<'a> Encoder<'a> {
                     term::ite(less, y, x)
                 }
             }
+            Sym::Intrinsic(i, args) => {
+                let mut terms = Vec::with_capacity(args.len());
+                for (a, ty) in args.iter().zip(i.args()) {
+                    terms.push(self.encode_as(a, *ty)?);
+                }
+                crate::intrinsic::encode(*i, &terms)
+            }
             Sym::Cast(ty, e) => {
                 if e.ty().is_float() {
                     // A float converted to an integer: any value.

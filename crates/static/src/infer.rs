@@ -223,7 +223,26 @@ impl<'k> Infer<'k> {
                 let a = self.eval(a, env, span);
                 Sym::cast(*ty, a)
             }
-            Expr::Call(name, ty, _) => self.fresh(*ty, UnknownReason::Call(name.clone()), span),
+            Expr::Call(name, ty, args) => {
+                // An integer intrinsic of the declared result type, on
+                // integer arguments: exact.
+                let exact = crate::intrinsic::Intrinsic::from_name(name).filter(|i| {
+                    i.result() == *ty
+                        && args.len() == i.args().len()
+                        && args.iter().all(|a| !expr_ty(a, self.kernel).is_float())
+                });
+                match exact {
+                    Some(i) => {
+                        let args = args
+                            .iter()
+                            .zip(i.args())
+                            .map(|(a, t)| Sym::cast(*t, self.eval(a, env, span)))
+                            .collect();
+                        Sym::Intrinsic(i, args)
+                    }
+                    None => self.fresh(*ty, UnknownReason::Call(name.clone()), span),
+                }
+            }
         }
     }
 

@@ -28,6 +28,7 @@ mod encode;
 mod env;
 mod grid;
 mod infer;
+mod intrinsic;
 mod loops;
 mod print;
 mod print_aligned;

@@ -214,6 +214,17 @@ fn expr(s: &Sym, kernel: &Kernel, prec: u8) -> String {
             format!("max({}, {})", print_sym(a, kernel), print_sym(b, kernel)),
             100,
         ),
+        Sym::Intrinsic(i, args) => (
+            format!(
+                "{}({})",
+                i.name(),
+                args.iter()
+                    .map(|a| print_sym(a, kernel))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            100,
+        ),
         Sym::Cast(ty, e) => {
             if Sym::is_lossless_cast(*ty, e) {
                 return expr(e, kernel, prec);

@@ -21,6 +21,7 @@
 //! - The smart constructors ([`Sym::binary`], [`Sym::select`], ...) only make
 //!   rewrites that are exact for machine arithmetic.
 
+use crate::intrinsic::Intrinsic;
 use warpsafe_ir::{ArrayId, BinOp, Builtin, Dim, LoopId, ScalarTy, Span, UnOp, VarId};
 
 /// Why a value is unknown.
@@ -101,6 +102,9 @@ pub enum Sym {
     Min(ScalarTy, Box<Sym>, Box<Sym>),
     Max(ScalarTy, Box<Sym>, Box<Sym>),
     Cast(ScalarTy, Box<Sym>),
+    /// An integer intrinsic (`__popc`, `__umulhi`, ...) with its arguments
+    /// converted to its parameter types: exact, like arithmetic.
+    Intrinsic(Intrinsic, Vec<Sym>),
 }
 
 /// Wraps `v` to the range of `ty` (two's complement).
@@ -157,6 +161,7 @@ impl Sym {
             }
             Sym::Select(_, a, _) => a.ty(),
             Sym::Min(ty, _, _) | Sym::Max(ty, _, _) | Sym::Cast(ty, _) => *ty,
+            Sym::Intrinsic(i, _) => i.result(),
         }
     }
 
@@ -418,6 +423,7 @@ impl Sym {
             Sym::Min(ty, a, b) => Sym::Min(*ty, Box::new(a.map(f)), Box::new(b.map(f))),
             Sym::Max(ty, a, b) => Sym::Max(*ty, Box::new(a.map(f)), Box::new(b.map(f))),
             Sym::Cast(ty, e) => Sym::cast(*ty, e.map(f)),
+            Sym::Intrinsic(i, args) => Sym::Intrinsic(*i, args.iter().map(|a| a.map(f)).collect()),
         };
         f(&rebuilt).unwrap_or(rebuilt)
     }
@@ -442,6 +448,7 @@ impl Sym {
                 a.walk(f);
                 b.walk(f);
             }
+            Sym::Intrinsic(_, args) => args.iter().for_each(|a| a.walk(f)),
         }
     }
 
@@ -474,6 +481,7 @@ fn collect_unknowns<'a>(s: &'a Sym, out: &mut Vec<&'a Unknown>) {
             collect_unknowns(a, out);
             collect_unknowns(b, out);
         }
+        Sym::Intrinsic(_, args) => args.iter().for_each(|a| collect_unknowns(a, out)),
     }
 }
 

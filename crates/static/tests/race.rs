@@ -477,3 +477,20 @@ fn only_intra_group_leaves_out_races_between_blocks() {
         .iter()
         .any(|n| n == warpsafe_static::ONLY_INTRA_GROUP_NOTE));
 }
+
+/// Integer intrinsics are exact: an index built from `__ffs` is proved
+/// one per thread, and a race through `__popc` is *provable* (threads 1
+/// and 2 have one bit each).
+#[test]
+fn integer_intrinsics_are_exact() {
+    let r = check_1d(
+        "__global__ void k(int *a) { __shared__ int s[256]; \
+         s[(threadIdx.x / 32u) * 32u + (unsigned)(__ffs(1u << (threadIdx.x % 32u)) - 1)] = 1; }",
+    );
+    assert_eq!(r.verdict, Verdict::Drf);
+    let r =
+        check_1d("__global__ void k(int *a) { __shared__ int s[33]; s[__popc(threadIdx.x)] = 1; }");
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    assert_eq!(races[0].certainty, Certainty::Provable);
+}
