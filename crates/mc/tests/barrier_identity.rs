@@ -63,6 +63,14 @@ fn divergences(ex: &Exploration) -> Vec<usize> {
         .collect()
 }
 
+/// Replaying `e`'s token rebuilds `e`.
+fn assert_replays(k: &Kernel, e: &warpsafe_mc::Execution) {
+    let launch = Launch::new([1, 1, 1], [4, 1, 1]);
+    let token = ReplayToken::of(&e.graph, fingerprint(k, &launch));
+    let again = replay(k, &launch, &Config::default(), &token).expect("replays");
+    assert_eq!(&again, e);
+}
+
 #[test]
 fn threads_at_two_barrier_statements_are_divergent() {
     let k = kernel(IF_ELSE);
@@ -72,11 +80,7 @@ fn threads_at_two_barrier_statements_are_divergent() {
         // One finding per barrier, two threads at each.
         assert_eq!(divergences(&ex), vec![2, 2]);
         // Replay rebuilds the same blocked execution.
-        let e = &ex.executions[0];
-        let launch = Launch::new([1, 1, 1], [4, 1, 1]);
-        let token = ReplayToken::of(&e.graph, fingerprint(&k, &launch));
-        let again = replay(&k, &launch, &Config::default(), &token).expect("replays");
-        assert_eq!(&again, e);
+        assert_replays(&k, &ex.executions[0]);
     }
 }
 
@@ -106,10 +110,6 @@ fn one_barrier_in_different_iterations_is_divergent() {
         assert_eq!(ex.executions.len(), 1);
         assert_eq!(ex.executions[0].blocked.len(), 4, "nobody is released");
         assert_eq!(divergences(&ex), vec![4]);
-        let e = &ex.executions[0];
-        let launch = Launch::new([1, 1, 1], [4, 1, 1]);
-        let token = ReplayToken::of(&e.graph, fingerprint(&k, &launch));
-        let again = replay(&k, &launch, &Config::default(), &token).expect("replays");
-        assert_eq!(&again, e);
+        assert_replays(&k, &ex.executions[0]);
     }
 }
