@@ -68,13 +68,48 @@ impl InputArgs {
 /// Stack size of the front-end thread.
 const FRONTEND_STACK: usize = 64 << 20;
 
+/// The largest source or included file read (16 MiB; CUDA's own headers
+/// are well under 1 MiB). A larger file, or one that is not a regular file
+/// (`/dev/zero`, a pipe), is refused with a message naming the limit.
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Why `path` must not be read as source, if it must not.
+fn refusal(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() {
+        return Some("not a regular file (a device, a pipe or a directory)".into());
+    }
+    (meta.len() > MAX_SOURCE_BYTES).then(|| {
+        format!(
+            "{} bytes, over the limit of {} MiB for a source file",
+            meta.len(),
+            MAX_SOURCE_BYTES >> 20
+        )
+    })
+}
+
+/// At most [`MAX_SOURCE_BYTES`] (and one more, to tell) of `path`.
+fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Reads `#include`d files from the file system.
 pub struct FsLoader;
 
 impl SourceLoader for FsLoader {
     fn load(&self, path: &Path) -> Option<String> {
-        let bytes = std::fs::read(path).ok()?;
+        let bytes = read_bounded(path).ok()?;
+        // A file that grew past the limit since `refuse` looked is cut.
         Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn refuse(&self, path: &Path) -> Option<String> {
+        refusal(path)
     }
 }
 
@@ -87,7 +122,17 @@ pub struct Loaded {
 /// Reads `path` and runs the front end with `flags`; dimensions from flags
 /// override those of launches found in the file.
 pub fn load(path: &Path, flags: &KernelFlags) -> Result<Loaded> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    if let Some(why) = refusal(path) {
+        anyhow::bail!("cannot read `{}`: {why}", path.display());
+    }
+    let bytes = read_bounded(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        anyhow::bail!(
+            "cannot read `{}`: over the limit of {} MiB for a source file",
+            path.display(),
+            MAX_SOURCE_BYTES >> 20
+        );
+    }
     let text = String::from_utf8_lossy(&bytes).into_owned();
     load_text(path, text, flags)
 }

@@ -476,3 +476,48 @@ fn a_constant_block_is_taken_from_a_launch_with_a_runtime_grid() {
     );
     assert_eq!(code, Some(0), "{stdout}");
 }
+
+/// Sources are read only from regular files of at most 16 MiB: a device
+/// (`/dev/zero` would be read for ever), a directory or an oversized file
+/// is refused with a message, as the main file (exit 2) and as an
+/// `#include` (an error at the directive), never read whole.
+#[test]
+fn non_regular_and_oversized_sources_are_refused() {
+    let dir = std::env::temp_dir().join(format!("warpsafe-sources-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let big = dir.join("big.cu");
+    let file = std::fs::File::create(&big).expect("big file");
+    file.set_len((16 << 20) + 1).expect("sparse 16 MiB + 1");
+    let includer = dir.join("includer.cu");
+    std::fs::write(
+        &includer,
+        "#include \"/dev/zero\"\n__global__ void k(int *a) { a[threadIdx.x] = 1; }\n",
+    )
+    .expect("includer");
+    let run = |path: &Path| {
+        let out = Command::new(get_cargo_bin("warpsafe"))
+            .arg("check")
+            .arg(path)
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for (path, why) in [
+        (Path::new("/dev/zero"), "not a regular file"),
+        (dir.as_path(), "not a regular file"),
+        (big.as_path(), "over the limit of 16 MiB"),
+    ] {
+        let (code, stderr) = run(path);
+        assert_eq!(code, Some(2), "{}: {stderr}", path.display());
+        assert!(stderr.contains(why), "{}: {stderr}", path.display());
+    }
+    let (_, stderr) = run(&includer);
+    assert!(
+        stderr.contains("cannot include `/dev/zero`: not a regular file"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -32,6 +32,9 @@ pub(crate) enum Found {
     Known(FileId),
     Builtin(String, &'static str),
     File(PathBuf, String),
+    /// A file that exists but is not read, and why
+    /// ([`crate::SourceLoader::refuse`]).
+    Refused(PathBuf, String),
 }
 
 /// `path` with `.` removed and `dir/..` folded, lexically.
@@ -254,6 +257,9 @@ impl Pp<'_> {
                 self.loaded.insert(p, id);
                 return Some(Found::Known(id));
             }
+            if let Some(why) = self.loader.refuse(&p) {
+                return Some(Found::Refused(p, why));
+            }
             match self.loader.load(&p) {
                 Some(text) => return Some(Found::File(p, text)),
                 None => {
@@ -268,6 +274,11 @@ impl Pp<'_> {
     fn register(&mut self, found: Found, span: Span) -> Option<FileId> {
         match found {
             Found::Known(id) => Some(id),
+            Found::Refused(path, why) => {
+                let msg = format!("cannot include `{}`: {why}", path.display());
+                self.error("include", msg, Some(span));
+                None
+            }
             Found::Builtin(name, text) => {
                 let key = format!("<builtin>/{name}");
                 if let Some(&id) = self.builtin_ids.get(&key) {

@@ -36,6 +36,15 @@ use warpsafe_source::{Diagnostic, FileId, SourceMap, Span};
 pub trait SourceLoader {
     /// The text of the file at `path`, or `None` when it cannot be read.
     fn load(&self, path: &Path) -> Option<String>;
+
+    /// Why the file at `path`, which exists, must not be read (a device
+    /// or a pipe, a file over a size limit), asked before
+    /// [`SourceLoader::load`]; the `#include` is then an error that says
+    /// so. `None` (the default): read it.
+    fn refuse(&self, path: &Path) -> Option<String> {
+        let _ = path;
+        None
+    }
 }
 
 /// Preprocessor settings, like nvcc's `-I`, `-D` and `-U`.
