@@ -39,8 +39,9 @@ impl Syntax {
     ///
     /// C++'s `a < b && c > d` is ambiguous with a template call `a<...>`;
     /// when the grammar reads a name that is no template as one, the name is
-    /// parenthesised (`(a) < b ...`) and the text parsed again. Spans still
-    /// map to the original source.
+    /// parenthesised (`(a) < b ...`) and the text parsed again. Likewise a
+    /// variable read as the type of a cast (`(tid * k) + j`) gets a unary
+    /// `+` (`(+tid * k) + j`). Spans still map to the original source.
     pub fn parse(text: String, map: LineMap) -> Option<Syntax> {
         let mut parser = Parser::new();
         parser
@@ -50,8 +51,19 @@ impl Syntax {
         let mut inserted: Vec<(u32, u32)> = Vec::new();
         for _round in 0..16 {
             let tree = parser.parse(&text, None)?;
-            let fixes = misparsed_templates(&tree, &text);
-            if fixes.is_empty() {
+            // One kind of fix per round: the other may read differently
+            // once these are made.
+            let mut edits: Vec<(u32, char)> = misparsed_templates(&tree, &text)
+                .into_iter()
+                .flat_map(|(lo, hi)| [(lo, '('), (hi, ')')])
+                .collect();
+            if edits.is_empty() {
+                edits = misparsed_casts(&tree, &text)
+                    .into_iter()
+                    .map(|at| (at, '+'))
+                    .collect();
+            }
+            if edits.is_empty() {
                 return Some(Syntax {
                     text,
                     tree,
@@ -60,18 +72,15 @@ impl Syntax {
                 });
             }
             // Apply from the end so earlier positions stay valid.
-            for (lo, hi) in fixes.into_iter().rev() {
-                text.insert(hi as usize, ')');
-                text.insert(lo as usize, '(');
+            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+            for (at, c) in edits {
+                text.insert(at as usize, c);
                 for e in inserted.iter_mut() {
-                    if e.0 >= hi {
-                        e.0 += 2;
-                    } else if e.0 >= lo {
+                    if e.0 >= at {
                         e.0 += 1;
                     }
                 }
-                inserted.push((lo, 1));
-                inserted.push((hi + 1, 1));
+                inserted.push((at, 1));
             }
         }
         let tree = parser.parse(&text, None)?;
@@ -193,6 +202,94 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
     }
     fixes.sort();
     fixes
+}
+
+/// Casts whose "type" is a variable: `(tid * (itid & itid)) + j` is read
+/// as the cast of `+j` to the type `tid *(itid &)` when the grammar does
+/// not know `tid` is no type. Returns where to insert a unary `+` before
+/// the name (`(+tid * ...)` can only be an expression; `+` changes no
+/// value, the operands of arithmetic are promoted anyway). A name counts
+/// as a variable when the file declares it as one (a variable or a
+/// parameter) and nowhere as a type.
+fn misparsed_casts(tree: &Tree, text: &str) -> Vec<u32> {
+    let name = |n: Node| text.get(n.byte_range()).unwrap_or("");
+    let mut types: Vec<&str> = Vec::new();
+    let mut variables: Vec<&str> = Vec::new();
+    let mut casts: Vec<Node> = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "type_definition"
+            | "alias_declaration"
+            | "type_parameter_declaration"
+            | "optional_type_parameter_declaration" => {
+                let mut c = n.walk();
+                for t in n.named_children(&mut c) {
+                    if t.kind() == "type_identifier" {
+                        types.push(name(t));
+                    }
+                }
+                if let Some(d) = n.child_by_field_name("declarator") {
+                    types.push(name(innermost(d)));
+                }
+                if let Some(d) = n.child_by_field_name("name") {
+                    types.push(name(d));
+                }
+            }
+            "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier" => {
+                if let Some(d) = n.child_by_field_name("name") {
+                    types.push(name(d));
+                }
+            }
+            "declaration" | "parameter_declaration" | "field_declaration" => {
+                let mut c = n.walk();
+                for d in n.children_by_field_name("declarator", &mut c) {
+                    let inner = innermost(d);
+                    let function = {
+                        let mut x = d;
+                        let mut f = false;
+                        loop {
+                            f |= x.kind() == "function_declarator";
+                            match x.child_by_field_name("declarator") {
+                                Some(y) => x = y,
+                                None => break,
+                            }
+                        }
+                        f
+                    };
+                    if inner.kind() == "identifier" && !function {
+                        variables.push(name(inner));
+                    }
+                }
+            }
+            "cast_expression" => casts.push(n),
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    let mut fixes: Vec<u32> = casts
+        .into_iter()
+        .filter_map(|cast| {
+            let descriptor = cast.child_by_field_name("type")?;
+            let ty = descriptor.child_by_field_name("type")?;
+            let n = name(ty);
+            (ty.kind() == "type_identifier" && variables.contains(&n) && !types.contains(&n))
+                .then_some(ty.start_byte() as u32)
+        })
+        .collect();
+    fixes.sort();
+    fixes.dedup();
+    fixes
+}
+
+/// The innermost declarator of `d` (the declared name).
+fn innermost(d: Node) -> Node {
+    let mut d = d;
+    while let Some(inner) = d.child_by_field_name("declarator") {
+        d = inner;
+    }
+    d
 }
 
 /// Whether a template argument list holds a built-in type (`f<float>`,
