@@ -41,7 +41,8 @@ impl Syntax {
     /// when the grammar reads a name that is no template as one, the name is
     /// parenthesised (`(a) < b ...`) and the text parsed again. Likewise a
     /// variable read as the type of a cast (`(tid * k) + j`) gets a unary
-    /// `+` (`(+tid * k) + j`). Spans still map to the original source.
+    /// `+` (`(+tid * k) + j`), and an assignment before a comma parentheses
+    /// (`((j <<= 1), j + 1)`). Spans still map to the original source.
     pub fn parse(text: String, map: LineMap) -> Option<Syntax> {
         let mut parser = Parser::new();
         parser
@@ -61,6 +62,12 @@ impl Syntax {
                 edits = misparsed_casts(&tree, &text)
                     .into_iter()
                     .map(|at| (at, '+'))
+                    .collect();
+            }
+            if edits.is_empty() {
+                edits = assignments_before_commas(&tree)
+                    .into_iter()
+                    .flat_map(|(lo, hi)| [(lo, '('), (hi, ')')])
                     .collect();
             }
             if edits.is_empty() {
@@ -280,6 +287,33 @@ fn misparsed_casts(tree: &Tree, text: &str) -> Vec<u32> {
         .collect();
     fixes.sort();
     fixes.dedup();
+    fixes
+}
+
+/// Assignments the grammar cannot read as the left operand of a comma
+/// (`(j <<= 1, j + 1)` parses as `j <<=` followed by an error holding
+/// `1 ,`): the byte range of `j <<= 1`, to parenthesise, which is what the
+/// comma's precedence means.
+fn assignments_before_commas(tree: &Tree) -> Vec<(u32, u32)> {
+    let mut fixes = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "assignment_expression" {
+            let mut c = n.walk();
+            let comma = n.children(&mut c).filter(|e| e.is_error()).find_map(|e| {
+                let mut c = e.walk();
+                let last = e.children(&mut c).last();
+                last.filter(|t| t.kind() == ",")
+            });
+            if let Some(comma) = comma {
+                fixes.push((n.start_byte() as u32, comma.start_byte() as u32));
+                continue;
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    fixes.sort();
     fixes
 }
 
