@@ -73,28 +73,48 @@ const FRONTEND_STACK: usize = 64 << 20;
 /// (`/dev/zero`, a pipe), is refused with a message naming the limit.
 pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
-/// Why `path` must not be read as source, if it must not.
-fn refusal(path: &Path) -> Option<String> {
+/// Why `path` must not be read as a file of at most `limit` bytes, if it
+/// must not.
+fn refusal(path: &Path, limit: u64) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() {
         return Some("not a regular file (a device, a pipe or a directory)".into());
     }
-    (meta.len() > MAX_SOURCE_BYTES).then(|| {
+    (meta.len() > limit).then(|| {
         format!(
-            "{} bytes, over the limit of {} MiB for a source file",
+            "{} bytes, over the limit of {} MiB",
             meta.len(),
-            MAX_SOURCE_BYTES >> 20
+            limit >> 20
         )
     })
 }
 
-/// At most [`MAX_SOURCE_BYTES`] (and one more, to tell) of `path`.
-fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+/// At most `limit` bytes (and one more, to tell) of `path`.
+fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::fs::File::open(path)?
-        .take(MAX_SOURCE_BYTES + 1)
+        .take(limit + 1)
         .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The bytes of `path`, a regular file of at most `limit` bytes read as
+/// `what` ("the source file", "the input file"); otherwise an error that
+/// names the reason or the limit.
+pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    let shown = path.display();
+    if let Some(why) = refusal(path, limit) {
+        anyhow::bail!("cannot read {what} `{shown}`: {why}");
+    }
+    let bytes =
+        read_bounded(path, limit).with_context(|| format!("cannot read {what} `{shown}`"))?;
+    if bytes.len() as u64 > limit {
+        anyhow::bail!(
+            "cannot read {what} `{shown}`: over the limit of {} MiB",
+            limit >> 20
+        );
+    }
     Ok(bytes)
 }
 
@@ -103,13 +123,13 @@ pub struct FsLoader;
 
 impl SourceLoader for FsLoader {
     fn load(&self, path: &Path) -> Option<String> {
-        let bytes = read_bounded(path).ok()?;
+        let bytes = read_bounded(path, MAX_SOURCE_BYTES).ok()?;
         // A file that grew past the limit since `refuse` looked is cut.
         Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     fn refuse(&self, path: &Path) -> Option<String> {
-        refusal(path)
+        refusal(path, MAX_SOURCE_BYTES)
     }
 }
 
@@ -122,17 +142,7 @@ pub struct Loaded {
 /// Reads `path` and runs the front end with `flags`; dimensions from flags
 /// override those of launches found in the file.
 pub fn load(path: &Path, flags: &KernelFlags) -> Result<Loaded> {
-    if let Some(why) = refusal(path) {
-        anyhow::bail!("cannot read `{}`: {why}", path.display());
-    }
-    let bytes = read_bounded(path).with_context(|| format!("cannot read `{}`", path.display()))?;
-    if bytes.len() as u64 > MAX_SOURCE_BYTES {
-        anyhow::bail!(
-            "cannot read `{}`: over the limit of {} MiB for a source file",
-            path.display(),
-            MAX_SOURCE_BYTES >> 20
-        );
-    }
+    let bytes = read_limited(path, MAX_SOURCE_BYTES, "the source file")?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     load_text(path, text, flags)
 }

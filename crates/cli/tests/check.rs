@@ -480,7 +480,8 @@ fn a_constant_block_is_taken_from_a_launch_with_a_runtime_grid() {
 /// Sources are read only from regular files of at most 16 MiB: a device
 /// (`/dev/zero` would be read for ever), a directory or an oversized file
 /// is refused with a message, as the main file (exit 2) and as an
-/// `#include` (an error at the directive), never read whole.
+/// `#include` (an error at the directive), never read whole; so is such an
+/// `explore --input` file.
 #[test]
 fn non_regular_and_oversized_sources_are_refused() {
     let dir = std::env::temp_dir().join(format!("warpsafe-sources-{}", std::process::id()));
@@ -517,6 +518,26 @@ fn non_regular_and_oversized_sources_are_refused() {
     let (_, stderr) = run(&includer);
     assert!(
         stderr.contains("cannot include `/dev/zero`: not a regular file"),
+        "{stderr}"
+    );
+    // `explore --input` likewise (at most 64 MiB).
+    let out = Command::new(get_cargo_bin("warpsafe"))
+        .args([
+            "explore",
+            "--block-dim",
+            "2",
+            "--grid-dim",
+            "1",
+            "--input",
+            "/dev/zero",
+        ])
+        .arg(&includer)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot read the input file `/dev/zero`: not a regular file"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -48,10 +48,15 @@ pub struct FileInputs {
     pub arrays: BTreeMap<String, ArraySpec>,
 }
 
-/// Reads an `--input` JSON file.
+/// The largest `--input` file read (64 MiB: `explore` runs small grids).
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Reads an `--input` JSON file (a regular file of at most
+/// [`MAX_INPUT_BYTES`]).
 pub fn read(path: &Path) -> Result<FileInputs> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the input file `{}`", path.display()))?;
+    let bytes = crate::input::read_limited(path, MAX_INPUT_BYTES, "the input file")?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("the input file `{}` is not UTF-8", path.display()))?;
     let f: InputFile = serde_json::from_str(&text)
         .with_context(|| format!("the input file `{}` is not valid", path.display()))?;
     let dims = |what: &str, v: &Option<serde_json::Value>| -> Result<Option<[u64; 3]>> {
