@@ -135,7 +135,7 @@ impl Pp<'_> {
             }
             match m.kind {
                 MacroKind::Object => {
-                    let s = substitute(&m, &[], &[]);
+                    let s = substitute(&m, &[], &[], MAX_WORK.saturating_sub(self.work));
                     self.work = self.work.saturating_add(s.bytes);
                     self.report_paste_errors(s.errors, &t);
                     self.push_expansion(m, s.tokens, invocation(&t, None), t.space);
@@ -228,8 +228,18 @@ impl Pp<'_> {
                 expanded.push(Vec::new());
             }
         }
-        let s = substitute(m, &args, &expanded);
+        let s = substitute(m, &args, &expanded, MAX_WORK.saturating_sub(self.work));
         self.work = self.work.saturating_add(s.bytes);
+        if s.too_large {
+            self.expansion_off = true;
+            self.error_once(
+                "work",
+                "macro",
+                "macro expansion too large; further macros are not expanded",
+                Some(name.span()),
+            );
+            return None;
+        }
         self.report_paste_errors(s.errors, name);
         Some((s.tokens, invocation(name, Some(&rparen))))
     }

@@ -18,6 +18,9 @@ pub(crate) struct Substituted {
     /// Bytes of new spellings made by `#` and `##` (counted as work, so that
     /// doubling tricks cannot exhaust memory).
     pub bytes: usize,
+    /// The substitution stopped at `budget` tokens: the expansion is too
+    /// large (`tokens` is cut there).
+    pub too_large: bool,
 }
 
 /// Which parameters appear outside `#`/`##` (their arguments must be
@@ -145,8 +148,16 @@ fn apply_va_opt(
     (body, params)
 }
 
-/// Substitute `raw` (and `expanded`) arguments into the body of `m`.
-pub(crate) fn substitute(m: &Macro, raw: &[Vec<Tok>], expanded: &[Vec<Tok>]) -> Substituted {
+/// Substitute `raw` (and `expanded`) arguments into the body of `m`, making
+/// at most `budget` tokens (a body that copies a large argument many times,
+/// `A(A(A(...)))` with `#define A(x) x x x x`, would otherwise allocate
+/// without bound before the caller's work limit is checked).
+pub(crate) fn substitute(
+    m: &Macro,
+    raw: &[Vec<Tok>],
+    expanded: &[Vec<Tok>],
+    budget: usize,
+) -> Substituted {
     let mut errors = Vec::new();
     let owned;
     let (body, params): (&[Tok], &[Option<usize>]) =
@@ -169,7 +180,13 @@ pub(crate) fn substitute(m: &Macro, raw: &[Vec<Tok>], expanded: &[Vec<Tok>]) -> 
     let mut out: Vec<Tok> = Vec::with_capacity(body.len());
     let mut bytes = 0usize;
     let mut i = 0;
+    let mut too_large = false;
     while let Some(t) = body.get(i) {
+        if out.len() > budget {
+            too_large = true;
+            out.truncate(budget);
+            break;
+        }
         if function_like && t.is_punct("#") {
             if let Some(p) = param_at(i + 1) {
                 out.push(stringify(raw_arg(p), t));
@@ -226,6 +243,10 @@ pub(crate) fn substitute(m: &Macro, raw: &[Vec<Tok>], expanded: &[Vec<Tok>]) -> 
         if let Some(p) = param_at(i) {
             let before_paste = body.get(i + 1).is_some_and(|n| n.is_punct("##"));
             let src = if before_paste { raw_arg(p) } else { exp_arg(p) };
+            if out.len().saturating_add(src.len()) > budget {
+                too_large = true;
+                break;
+            }
             if src.is_empty() {
                 out.push(placemarker(t));
             } else {
@@ -246,5 +267,6 @@ pub(crate) fn substitute(m: &Macro, raw: &[Vec<Tok>], expanded: &[Vec<Tok>]) -> 
         tokens: out,
         errors,
         bytes,
+        too_large,
     }
 }

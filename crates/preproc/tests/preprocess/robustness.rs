@@ -144,6 +144,30 @@ fn exponential_expansion_is_cut_off() {
     );
 }
 
+/// A body that copies its argument many times, nested: the last
+/// substitution alone would copy millions of tokens tenfold (gigabytes,
+/// found by the front end's fuzz target) before the work limit between
+/// expansions is checked; substitution stops at the limit itself.
+#[test]
+fn one_substitution_of_a_huge_argument_is_cut_off() {
+    let src = "#define A(x) x x x x x x x x x x
+#define B(x) A(A(A(A(A(A(x))))))
+               B(B(a[threadIdx.x] = 1; b[threadIdx.y] = 2; c = d + e * f;))
+";
+    let start = Instant::now();
+    let r = run(src);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert!(
+        r.errors()
+            .iter()
+            .any(|d| d.code == "macro" && d.message.contains("too large")),
+        "{:?}",
+        r.out.diagnostics
+    );
+    // Bounded output: the work limit, not tenfold copies of it.
+    assert!(r.out.text.len() < 64 << 20, "{} bytes", r.out.text.len());
+}
+
 #[test]
 fn doubling_pastes_and_stringification_are_cut_off() {
     let src = "#define CAT(a, b) a ## b\n#define D(x) CAT(x, x)\n#define S(x) #x\n#define XS(x) S(x)\n\
