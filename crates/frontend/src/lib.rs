@@ -258,54 +258,56 @@ fn lower_one<'t>(
 /// launched, stated in reports and dropped by `--all-dims`.
 fn infer_unused_dims(kernel: &mut warpsafe_ir::Kernel) {
     use warpsafe_ir::{Builtin as B, Dim};
-    let reads_block = |k: &warpsafe_ir::Kernel, dims: &[Dim]| {
-        k.reads_builtin(&|b| matches!(b, B::ThreadIdx(d) | B::BlockDim(d) if dims.contains(&d)))
-    };
-    let reads_grid = |k: &warpsafe_ir::Kernel, dims: &[Dim]| {
-        k.reads_builtin(&|b| matches!(b, B::BlockIdx(d) | B::GridDim(d) if dims.contains(&d)))
-    };
-    // The highest dimension read (0 = x only), for the block and the grid.
-    let block_top = if reads_block(kernel, &[Dim::Z]) {
-        2
-    } else if reads_block(kernel, &[Dim::Y]) {
-        1
-    } else {
-        0
-    };
-    let grid_top = if reads_grid(kernel, &[Dim::Z]) {
-        2
-    } else if reads_grid(kernel, &[Dim::Y]) {
-        1
-    } else {
-        0
-    };
-    let launch = &mut kernel.launch;
-    let note = |what: &str, ids: &str, dims: &str| {
-        let (which, reads) = match dims {
-            "y/z" => ("y/z", format!("{ids}.y/z or {what}.y/z")),
-            _ => ("z", format!("{ids}.z or {what}.z")),
+    // The highest dimension (0: x only) the kernel reads of the block
+    // (`threadIdx`, `blockDim`) or of the grid (`blockIdx`, `gridDim`).
+    let top = |block: bool| {
+        let reads = |want: Dim| {
+            kernel.reads_builtin(&|b| match b {
+                B::ThreadIdx(d) | B::BlockDim(d) => block && d == want,
+                B::BlockIdx(d) | B::GridDim(d) => !block && d == want,
+                _ => false,
+            })
         };
-        format!(
-            "{what}.{which} {}: the kernel never reads {reads}",
-            warpsafe_ir::INFERRED
-        )
+        if reads(Dim::Z) {
+            2
+        } else if reads(Dim::Y) {
+            1
+        } else {
+            0
+        }
     };
-    if block_top < 2 && launch.block.is_none() {
-        let dims = if block_top == 0 { "y/z" } else { "z" };
-        for d in block_top + 1..3 {
-            launch.block_parts[d] = Some(1);
+    let (block_top, grid_top) = (top(true), top(false));
+    let launch = &mut kernel.launch;
+    let mut notes = Vec::new();
+    for (top, given, parts, what, ids) in [
+        (
+            block_top,
+            launch.block.is_some(),
+            &mut launch.block_parts,
+            "blockDim",
+            "threadIdx",
+        ),
+        (
+            grid_top,
+            launch.grid.is_some(),
+            &mut launch.grid_parts,
+            "gridDim",
+            "blockIdx",
+        ),
+    ] {
+        if top == 2 || given {
+            continue;
         }
-        launch
-            .notes
-            .push((note("blockDim", "threadIdx", dims), None));
-    }
-    if grid_top < 2 && launch.grid.is_none() {
-        let dims = if grid_top == 0 { "y/z" } else { "z" };
-        for d in grid_top + 1..3 {
-            launch.grid_parts[d] = Some(1);
+        for part in &mut parts[top + 1..] {
+            *part = Some(1);
         }
-        launch.notes.push((note("gridDim", "blockIdx", dims), None));
+        let which = if top == 0 { "y/z" } else { "z" };
+        notes.push(format!(
+            "{what}.{which} {}: the kernel never reads {ids}.{which} or {what}.{which}",
+            warpsafe_ir::INFERRED
+        ));
     }
+    launch.notes.extend(notes.into_iter().map(|n| (n, None)));
 }
 
 /// The template argument lists a kernel is checked with: `--template-args`,

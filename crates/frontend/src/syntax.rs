@@ -178,11 +178,7 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
         if n.kind() == "template_declaration" {
             for c in named_children(n) {
                 if let Some(d) = c.child_by_field_name("declarator") {
-                    let mut d = d;
-                    while let Some(inner) = d.child_by_field_name("declarator") {
-                        d = inner;
-                    }
-                    templates.push(text.get(d.byte_range()).unwrap_or(""));
+                    templates.push(text.get(innermost(d).byte_range()).unwrap_or(""));
                 }
             }
         }
@@ -251,19 +247,9 @@ fn misparsed_casts(tree: &Tree, text: &str) -> Vec<u32> {
             "declaration" | "parameter_declaration" | "field_declaration" => {
                 let mut c = n.walk();
                 for d in n.children_by_field_name("declarator", &mut c) {
-                    let inner = innermost(d);
-                    let function = {
-                        let mut x = d;
-                        let mut f = false;
-                        loop {
-                            f |= x.kind() == "function_declarator";
-                            match x.child_by_field_name("declarator") {
-                                Some(y) => x = y,
-                                None => break,
-                            }
-                        }
-                        f
-                    };
+                    let chain = declarators(d);
+                    let inner = chain.last().copied().unwrap_or(d);
+                    let function = chain.iter().any(|x| x.kind() == "function_declarator");
                     if inner.kind() == "identifier" && !function {
                         variables.push(name(inner));
                     }
@@ -317,13 +303,14 @@ fn assignments_before_commas(tree: &Tree) -> Vec<(u32, u32)> {
     fixes
 }
 
+/// `d` and the declarators nested in it, outermost first.
+fn declarators(d: Node) -> Vec<Node> {
+    std::iter::successors(Some(d), |x| x.child_by_field_name("declarator")).collect()
+}
+
 /// The innermost declarator of `d` (the declared name).
 fn innermost(d: Node) -> Node {
-    let mut d = d;
-    while let Some(inner) = d.child_by_field_name("declarator") {
-        d = inner;
-    }
-    d
+    declarators(d).pop().unwrap_or(d)
 }
 
 /// Whether a template argument list holds a built-in type (`f<float>`,

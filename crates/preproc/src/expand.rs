@@ -17,6 +17,7 @@ use crate::state::Pp;
 use crate::subst::{needs_expansion, substitute};
 use crate::token::{quote_string, Kind, Origin, Tok};
 use std::rc::Rc;
+use warpsafe_source::Span;
 
 const MAX_WORK: usize = 4_000_000;
 const MAX_ARG_DEPTH: u32 = 48;
@@ -157,6 +158,18 @@ impl Pp<'_> {
         }
     }
 
+    /// Past the work limit: no macro is expanded from here on, and one
+    /// error (the first time) says so at `span`.
+    fn stop_expanding(&mut self, span: Span) {
+        self.expansion_off = true;
+        self.error_once(
+            "work",
+            "macro",
+            "macro expansion too large; further macros are not expanded",
+            Some(span),
+        );
+    }
+
     fn report_paste_errors(&mut self, errors: Vec<String>, at: &Tok) {
         for e in errors {
             self.error("macro", e, Some(at.span()));
@@ -173,13 +186,7 @@ impl Pp<'_> {
         }
         self.work = self.work.saturating_add(toks.len() + 1);
         if self.work > MAX_WORK || self.contexts.len() >= MAX_CONTEXTS {
-            self.expansion_off = true;
-            self.error_once(
-                "work",
-                "macro",
-                "macro expansion too large; further macros are not expanded",
-                Some(inv.span()),
-            );
+            self.stop_expanding(inv.span());
         }
         toks.reverse();
         m.disabled.set(m.disabled.get().saturating_add(1));
@@ -231,13 +238,7 @@ impl Pp<'_> {
         let s = substitute(m, &args, &expanded, MAX_WORK.saturating_sub(self.work));
         self.work = self.work.saturating_add(s.bytes);
         if s.too_large {
-            self.expansion_off = true;
-            self.error_once(
-                "work",
-                "macro",
-                "macro expansion too large; further macros are not expanded",
-                Some(name.span()),
-            );
+            self.stop_expanding(name.span());
             return None;
         }
         self.report_paste_errors(s.errors, name);
@@ -265,13 +266,7 @@ impl Pp<'_> {
             };
             self.work = self.work.saturating_add(1);
             if self.work > MAX_WORK {
-                self.expansion_off = true;
-                self.error_once(
-                    "work",
-                    "macro",
-                    "macro expansion too large; further macros are not expanded",
-                    Some(name.span()),
-                );
+                self.stop_expanding(name.span());
             }
             if t.kind == Kind::Punct {
                 match &*t.text {

@@ -203,7 +203,6 @@ impl<'a> Encoder<'a> {
         self.recording = !self.shared.signed_wrap;
         let t = self.encode_as(s, ty);
         self.recording = false;
-        self.guards.clear();
         t
     }
 
