@@ -53,7 +53,8 @@ pub const FUNCTIONS: &[&str] = &[
     // Integer intrinsics.
     "__popc", "__popcll", "__clz", "__clzll", "__ffs", "__ffsll", "__brev", "__brevll", "__sad",
     "__usad", "__mulhi", "__umulhi", "__mul64hi", "__umul64hi", "__hadd", "__uhadd", "__rhadd",
-    "__urhadd",
+    "__urhadd", "__byte_perm", "__funnelshift_l", "__funnelshift_lc", "__funnelshift_r",
+    "__funnelshift_rc",
 ];
 
 /// The value of `name(args)`, a call of result type `ty`.
@@ -254,6 +255,31 @@ fn integer(
             two()?;
             let s = u64::from(u32_arg(0)) + u64::from(u32_arg(1)) + u64::from(name == "__urhadd");
             Value::U32((s >> 1) as u32)
+        }
+        // Byte `n` of the result is byte `(s >> 4n) & 7` of `y:x` (x the
+        // low word), the default mode of PTX's `prmt`.
+        "__byte_perm" => {
+            arity(3)?;
+            let pool = (u64::from(u32_arg(1)) << 32) | u64::from(u32_arg(0));
+            let s = u32_arg(2);
+            let byte = |n: u32| ((pool >> (8 * ((s >> (4 * n)) & 7))) & 0xff) as u32;
+            Value::U32((0..4).fold(0, |acc, n| acc | (byte(n) << (8 * n))))
+        }
+        // `hi:lo` shifted by `shift & 31` (`c`: by `min(shift, 32)`); the
+        // high word for a left shift, the low word for a right shift.
+        "__funnelshift_l" | "__funnelshift_lc" | "__funnelshift_r" | "__funnelshift_rc" => {
+            arity(3)?;
+            let pool = (u64::from(u32_arg(1)) << 32) | u64::from(u32_arg(0));
+            let shift = if name.ends_with('c') {
+                u32_arg(2).min(32)
+            } else {
+                u32_arg(2) & 31
+            };
+            Value::U32(if name.starts_with("__funnelshift_l") {
+                ((pool << shift) >> 32) as u32
+            } else {
+                (pool >> shift) as u32
+            })
         }
         _ => return Err(FaultKind::UnknownFunction(name.to_string())),
     })
