@@ -54,7 +54,7 @@ pub use protocol::{
     KernelProtocol, LoopRange, Proto, Step, SyncKind,
 };
 pub use race::{
-    check_kernel, check_protocol, launch_fixes_x, Assumptions, RaceConfig, ALIGNING_REASON,
+    bounds_threads_along_x, check_kernel, check_protocol, Assumptions, RaceConfig, ALIGNING_REASON,
     ONLY_INTRA_GROUP_NOTE, SIGNED_OVERFLOW_NOTE,
 };
 pub use sym::{Sym, Unknown, UnknownReason};

@@ -324,7 +324,8 @@ fn preconditions_contradict(
             crate::ConditionOrigin::Assume(warpsafe_ir::AssumeOrigin::Assume)
         )
     });
-    if pre.preconditions.is_empty() && params.is_empty() {
+    if pre.preconditions.is_empty() && params.is_empty() && !partial_block_too_large(&kernel.launch)
+    {
         return Ok(false);
     }
     let mut check = Check::new(
@@ -337,6 +338,21 @@ fn preconditions_contradict(
     );
     let session = check.session()?;
     Ok(matches!(session.solver.check()?, CheckResult::Unsat))
+}
+
+/// Whether the block dimensions a launch fixes, without fixing the whole
+/// block, already hold more threads than a block may (or than
+/// `__launch_bounds__` allows; `--block-dim` fixes
+/// all three and is taken as given; an inferred part is bounded like the
+/// rest, which then has no model).
+fn partial_block_too_large(launch: &warpsafe_ir::LaunchConfig) -> bool {
+    let fixed: u64 = (0..3)
+        .filter_map(|d| launch.block_dim(d))
+        .fold(1, u64::saturating_mul);
+    let most = launch
+        .max_block_threads
+        .map_or(MAX_THREADS_PER_BLOCK, |n| n.min(MAX_THREADS_PER_BLOCK));
+    launch.block.is_none() && fixed > most
 }
 
 fn unknown(reason: String, span: Option<Span>) -> Verdict {
@@ -428,7 +444,7 @@ fn global_index_lemmas(
         let block = launch.block_dim(d).unwrap_or(BLOCK_LIMITS[d]);
         let grid = launch.grid_dim(d).unwrap_or(GRID_LIMITS[d]);
         let mut threads_along = block.saturating_mul(grid);
-        if d == 0 && !assumptions.huge_grids && !launch_fixes_x(launch) {
+        if d == 0 && bounds_threads_along_x(launch, assumptions.huge_grids) {
             threads_along = threads_along.min(MAX_THREADS_ALONG_X);
         }
         let bounded = threads_along <= GLOBAL_INDEX_RANGE;
@@ -464,11 +480,20 @@ fn global_index_lemmas(
     Ok(())
 }
 
-/// Whether the launch fixes both `gridDim.x` and `blockDim.x` (the bound
-/// on threads along x is then not assumed: concrete dimensions are taken
-/// as given).
-pub fn launch_fixes_x(launch: &warpsafe_ir::LaunchConfig) -> bool {
-    launch.grid_dim(0).is_some() && launch.block_dim(0).is_some()
+/// Whether the bound `gridDim.x * blockDim.x <= 2^31` is assumed: unless
+/// `--huge-grids` drops it, when the launch leaves `gridDim.x` or
+/// `blockDim.x` open. Concrete dimensions are taken as given, so it is not
+/// assumed when both are fixed, nor when a fixed one alone exceeds it
+/// (the bound would then contradict the launch and prove every property
+/// vacuously).
+pub fn bounds_threads_along_x(launch: &warpsafe_ir::LaunchConfig, huge_grids: bool) -> bool {
+    let (grid, block) = (launch.grid_dim(0), launch.block_dim(0));
+    !huge_grids
+        && (grid.is_none() || block.is_none())
+        && [grid, block]
+            .into_iter()
+            .flatten()
+            .all(|n| n <= MAX_THREADS_ALONG_X)
 }
 
 /// CUDA's limits on launch dimensions (every compute capability >= 3.0).
@@ -1373,7 +1398,7 @@ impl<'k> Check<'k> {
             &grid_dim,
             &threads,
         )?;
-        if !self.assumptions.huge_grids && !launch_fixes_x(launch) {
+        if bounds_threads_along_x(launch, self.assumptions.huge_grids) {
             solver.assert(&term::bvule(
                 term::bvmul(wide(&grid_dim[0]), wide(&block_dim[0])),
                 term::bv(u128::from(MAX_THREADS_ALONG_X), 64),

@@ -293,6 +293,25 @@ fn dims_outside_cuda_limits_are_analysed_as_given_with_a_note() {
     );
 }
 
+/// A given block past the 2^31-thread bound along x, with the grid open:
+/// the bound is not assumed (it would contradict the launch and prove the
+/// race away). A partly inferred block already past 1024 threads has no
+/// model: UNKNOWN, never DRF.
+#[test]
+fn launch_bounds_never_make_a_launch_vacuous() {
+    let mut k = kernel("__global__ void k(int *a, int n) { a[threadIdx.x % n] = 1; }");
+    k.launch.block = Some([u64::from(u32::MAX), 1, 1]);
+    k.launch.grid = None;
+    let r = check(&k);
+    assert!(!r.verdict.races().is_empty(), "{:?}", r.verdict);
+    k.launch.block = None;
+    k.launch.block_parts = [Some(2048), None, None];
+    let Verdict::Unknown { reason, .. } = &check(&k).verdict else {
+        panic!("a block of 2048 threads along x, at most 1024 in all");
+    };
+    assert!(reason.contains("contradict"), "{reason}");
+}
+
 #[test]
 fn preconditions_are_assumed_for_races_and_asserts() {
     let mut k = kernel(

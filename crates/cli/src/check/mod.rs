@@ -24,7 +24,7 @@ use std::time::Duration;
 use warpsafe_ir::Kernel;
 use warpsafe_smt::{SolverConfig, SolverKind};
 use warpsafe_static::{
-    check_protocol, infer, launch_fixes_x, print_aligned, print_protocol, AssertOutcome,
+    bounds_threads_along_x, check_protocol, infer, print_aligned, print_protocol, AssertOutcome,
     Assumptions, Certainty, KernelReport, RaceConfig, Verdict,
 };
 
@@ -205,7 +205,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         if args.all_dims {
             k.launch.forget_inferred();
         }
-        if !args.huge_grids && !launch_fixes_x(&k.launch) {
+        if bounds_threads_along_x(&k.launch, args.huge_grids) {
             k.launch
                 .notes
                 .push((THREADS_ALONG_X_NOTE.to_string(), None));
