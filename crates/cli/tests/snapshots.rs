@@ -410,3 +410,40 @@ fn check_under_c_semantics() {
         });
     }
 }
+
+/// Out-of-range flag values and unreadable sources: each refused with a
+/// message and exit 2 (these once panicked or read for ever).
+#[test]
+fn refusals() {
+    let example = "tests/kernels/constructs/integer_intrinsics.cu";
+    let cases: [(&str, Vec<&str>); 6] = [
+        (
+            "check_timeout_u64_max",
+            vec!["check", example, "--timeout=18446744073709551615"],
+        ),
+        (
+            "check_timeout_past_solver_limit",
+            vec!["check", example, "--timeout=4294968"],
+        ),
+        (
+            "explore_timeout_1e300",
+            vec!["explore", example, "--timeout=1e300"],
+        ),
+        (
+            "explore_timeout_1e19",
+            vec!["explore", example, "--timeout=1e19"],
+        ),
+        (
+            "explore_timeout_nan",
+            vec!["explore", example, "--timeout=NaN"],
+        ),
+        ("check_dev_zero", vec!["check", "/dev/zero"]),
+    ];
+    for (name, args) in cases {
+        let mut cmd = Command::new(get_cargo_bin("warpsafe"));
+        cmd.current_dir(workspace_root()).args(&args);
+        insta::with_settings!({ snapshot_suffix => name }, {
+            assert_cmd_snapshot!(cmd);
+        });
+    }
+}

@@ -87,9 +87,10 @@ pub struct ExploreArgs {
     /// UNKNOWN unless an error was found.
     #[arg(long, default_value_t = 10_000)]
     pub max_executions: usize,
-    /// Stop a kernel's exploration after this many seconds (0: no limit);
-    /// the verdict is then UNKNOWN unless an error was found.
-    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
+    /// Stop a kernel's exploration after this many seconds (0: no limit;
+    /// at most 1e9, about 31 years); the verdict is then UNKNOWN unless an
+    /// error was found.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0, value_parser = seconds)]
     pub timeout: f64,
     /// Interpreter steps per thread (bounds loops, including spin loops).
     #[arg(long, default_value_t = 10_000)]
@@ -183,10 +184,23 @@ impl Explorer {
     }
 }
 
-pub fn run(args: ExploreArgs) -> Result<u8> {
-    if !(args.timeout >= 0.0 && args.timeout.is_finite()) {
-        bail!("--timeout takes a number of seconds, 0 or more");
+/// The most seconds `--timeout` takes: a deadline this far away is still a
+/// point in time the clock can hold.
+pub const MAX_TIMEOUT_SECS: f64 = 1e9;
+
+/// `--timeout`: a number of seconds in `0..=MAX_TIMEOUT_SECS`.
+fn seconds(text: &str) -> Result<f64, String> {
+    let t: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if (0.0..=MAX_TIMEOUT_SECS).contains(&t) {
+        Ok(t)
+    } else {
+        Err(format!("{text} is not in 0..={MAX_TIMEOUT_SECS:e} seconds"))
     }
+}
+
+pub fn run(args: ExploreArgs) -> Result<u8> {
     let inputs = Inputs::gather(args.input_file.as_deref(), &args.params, &args.arrays)
         .map_err(|e| input_error(&args, e))?;
     if args.repair {
