@@ -118,7 +118,7 @@ impl Flow {
 /// The inference state of one kernel.
 pub(crate) struct Infer<'k> {
     pub(crate) kernel: &'k Kernel,
-    next_unknown: u32,
+    pub(crate) next_unknown: u32,
     /// The condition under which the current statement runs.
     pub(crate) path: Sym,
     /// How many real loops enclose the current statement.

@@ -24,6 +24,7 @@
 mod align;
 mod asserts;
 mod batch;
+mod carried;
 mod encode;
 mod env;
 mod grid;

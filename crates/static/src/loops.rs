@@ -19,6 +19,9 @@
 //!   `return` (or jump to an outer loop) is guarded by a fresh boolean
 //!   unknown ([`UnknownReason::LoopExit`]).
 
+use std::collections::HashMap;
+
+use crate::carried::{first_and_even, iteration_index, Carried, Cycle};
 use crate::env::Env;
 use crate::infer::{Flow, Infer, Jump, Target};
 use crate::protocol::{ForLoop, LoopRange, Proto, Step};
@@ -42,6 +45,8 @@ pub(crate) struct LoopParts<'a> {
 struct Counted {
     var: VarId,
     ty: ScalarTy,
+    /// The variable's first value.
+    start: Sym,
     lo: Sym,
     hi: Sym,
     step: Step,
@@ -66,9 +71,14 @@ impl Infer<'_> {
         let span = l.span;
         let modified = assigned_vars(&[l.header, l.body, l.step]);
         let mut lenv = env.clone();
+        let first_inside = self.next_unknown;
+        let mut starts = HashMap::new();
         for &v in &modified {
             let ty = self.kernel.var(v).ty;
             let u = self.fresh(ty, UnknownReason::ModifiedInLoop { var: v }, span);
+            if let Sym::Unknown(x) = &u {
+                starts.insert(v, x.id);
+            }
             lenv.set(v, u);
         }
         let counted = match recognise(
@@ -145,21 +155,46 @@ impl Infer<'_> {
                 step: c.step.clone(),
             });
         }
-        let it = self.iteration(&l, &mut lenv);
+        let mut it = self.iteration(&l, &mut lenv);
         if counted.is_some() {
             self.loop_ranges.pop();
         }
         self.loop_depth -= 1;
         self.path = saved_path;
+        if let Some(c) = &counted {
+            starts.remove(&c.var);
+        }
+        let cycles = Carried {
+            starts: &starts,
+            entry: env,
+            end: &lenv,
+            first_inside,
+            loop_id: l.id,
+        }
+        .cycles();
+        let early = it.breaks || !it.escapes.is_empty();
 
-        // The store after the loop: everything the loop assigns is unknown.
+        // The store after the loop: everything the loop assigns is unknown,
+        // but for the variables that cycle, and only when the loop cannot
+        // stop in the middle of an iteration.
         let mut after = env.clone();
+        let mut exit_parity = None;
         for &v in &modified {
             let ty = self.kernel.var(v).ty;
-            let u = self.fresh(ty, UnknownReason::AfterLoop { var: v }, span);
-            after.set(v, u);
+            let value = match cycles.get(&v) {
+                Some(cycle) if !early => {
+                    let which = exit_parity.get_or_insert_with(|| {
+                        self.fresh(ScalarTy::Bool, UnknownReason::AfterLoop { var: v }, span)
+                    });
+                    cycle.after(which)
+                }
+                _ => self.fresh(ty, UnknownReason::AfterLoop { var: v }, span),
+            };
+            after.set(v, value);
         }
-        let early = it.breaks || !it.escapes.is_empty();
+        if !cycles.is_empty() {
+            self.close_cycles(&mut it, &cycles, &starts, counted.as_ref(), l.id, span);
+        }
         let unknown_loop = |cond: Sym, proto: Proto| Proto::Loop {
             id: l.id,
             body: Box::new(Proto::if_(cond, proto, Proto::Skip)),
@@ -217,6 +252,48 @@ impl Infer<'_> {
         }
         *env = after;
         Flow { proto, fall, jumps }
+    }
+
+    /// Replaces, in the evaluated iteration, the start-of-iteration
+    /// unknowns of variables that cycle by their closed forms (see
+    /// `carried`), over the iteration number of a counting loop, else over
+    /// an unknown boolean.
+    fn close_cycles(
+        &mut self,
+        it: &mut Iteration,
+        cycles: &HashMap<VarId, Cycle>,
+        starts: &HashMap<VarId, u32>,
+        counted: Option<&Counted>,
+        loop_id: LoopId,
+        span: Span,
+    ) {
+        let index = counted.and_then(|c| {
+            let var = Sym::LoopVar {
+                var: c.var,
+                loop_id,
+                ty: c.ty,
+            };
+            iteration_index(&var, &c.lo, &c.start, &c.step)
+        });
+        let (first, even) = match index {
+            Some(k) => first_and_even(&k),
+            None => {
+                let var = *cycles.keys().next().expect("invariant: called with cycles");
+                let first = self.fresh(ScalarTy::Bool, UnknownReason::ModifiedInLoop { var }, span);
+                let even = self.fresh(ScalarTy::Bool, UnknownReason::ModifiedInLoop { var }, span);
+                (first, even)
+            }
+        };
+        let forms: HashMap<u32, Sym> = cycles
+            .iter()
+            .map(|(v, c)| (starts[v], c.at(&first, &even)))
+            .collect();
+        let mut replace = |s: &Sym| match s {
+            Sym::Unknown(u) => forms.get(&u.id).cloned(),
+            _ => None,
+        };
+        it.proto = it.proto.map_syms(&mut replace);
+        it.cond = it.cond.map(&mut replace);
     }
 
     fn iteration(&mut self, l: &LoopParts<'_>, lenv: &mut Env) -> Iteration {
@@ -322,6 +399,7 @@ fn counted(
     op: BinOp,
     amount: Sym,
 ) -> Result<Counted, String> {
+    let start = init.clone();
     let (op, amount) = match (op, amount.as_int()) {
         (BinOp::Add, Some(k)) if k < 0 => (BinOp::Sub, Sym::int(-k, ty)),
         (BinOp::Sub, Some(k)) if k < 0 => (BinOp::Add, Sym::int(-k, ty)),
@@ -424,6 +502,7 @@ fn counted(
     Ok(Counted {
         var,
         ty,
+        start,
         lo,
         hi,
         step,
