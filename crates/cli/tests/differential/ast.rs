@@ -37,6 +37,8 @@ pub enum Expr {
     Loop(usize, bool),
     /// Local `vK`, a value read from memory, converted to unsigned.
     Local(usize),
+    /// `cK`, an `unsigned` variable that loops update (loop-carried state).
+    Carried(usize),
     Bin(Op, Box<Expr>, Box<Expr>),
     /// `(cond ? a : b)`.
     Select(Box<Cond>, Box<Expr>, Box<Expr>),
@@ -74,7 +76,7 @@ impl Expr {
     /// index, no value read from memory).
     pub fn block_uniform(&self) -> bool {
         match self {
-            Expr::ThreadIdx | Expr::Local(_) => false,
+            Expr::ThreadIdx | Expr::Local(_) | Expr::Carried(_) => false,
             Expr::BlockIdx | Expr::BlockDim | Expr::Const(_) | Expr::Param(_) => true,
             Expr::Loop(_, uniform) => *uniform,
             Expr::Bin(_, a, b) => a.block_uniform() && b.block_uniform(),
@@ -123,6 +125,34 @@ impl Cond {
     }
 }
 
+/// How a `for` loop counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopShape {
+    /// `iK = start; iK < bound; iK += step`.
+    Up,
+    /// `iK = start; iK < bound; iK *= 2` (`start` at least 1).
+    Double,
+    /// `iK = start; iK > 0; iK >>= 1`.
+    Halve,
+    /// `iK = start; iK > 0; iK--`.
+    Down,
+}
+
+/// How a statement changes a loop-carried variable `cK`.
+#[derive(Clone, Debug)]
+pub enum Update {
+    /// `cK = C - cK` (alternates between two values).
+    Flip(u32),
+    /// `cK ^= C` (alternates).
+    Xor(u32),
+    /// `{ unsigned t = cK; cK = cL; cL = t; }` (alternates, with `cL`).
+    Swap(usize),
+    /// `cK = e`.
+    Set(Expr),
+    /// `cK += C` (a new value in every iteration).
+    Add(u32),
+}
+
 /// The `__device__` helpers a statement can call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Helper {
@@ -167,14 +197,18 @@ pub enum Stmt {
         els: Vec<Stmt>,
     },
     /// `for (unsigned iK = start; iK < bound; iK += step) { body }`
-    /// (`bound` a constant or a parameter of at most 4).
+    /// (`bound` a constant or a parameter of at most 4), or another
+    /// [`LoopShape`].
     For {
         var: usize,
+        shape: LoopShape,
         start: Expr,
         bound: Expr,
         step: Expr,
         body: Vec<Stmt>,
     },
+    /// An update of the loop-carried variable `cK`.
+    Update { var: usize, update: Update },
     /// `__syncthreads();`
     Sync,
     /// `return;`
@@ -194,6 +228,8 @@ pub struct Kernel {
     pub pairs: bool,
     /// Scalar parameters `int n0, ...` with their launch values.
     pub params: Vec<i64>,
+    /// Loop-carried variables `unsigned c0 = V, ...` with their first values.
+    pub carried: Vec<u32>,
     pub body: Vec<Stmt>,
 }
 

@@ -3,7 +3,7 @@
 //! bounds whatever the thread ids; loops have constant bounds, so the
 //! explorer's loop bound is never reached; kernels are 5 to 15 statements.
 
-use super::ast::{Arr, Cmp, Cond, Expr, Helper, Kernel, Launch, Op, Stmt};
+use super::ast::{Arr, Cmp, Cond, Expr, Helper, Kernel, Launch, LoopShape, Op, Stmt, Update};
 use super::rng::Rng;
 
 /// Which constructs the generator may use (a construct with a known,
@@ -20,6 +20,9 @@ pub struct Features {
     pub pairs: bool,
     /// Values read from memory used in indices and conditions.
     pub data_dependence: bool,
+    /// Loop-carried variables (`c = 1 - c`, swaps, `^=`) and loops that
+    /// double, halve or count down.
+    pub carried: bool,
 }
 
 impl Features {
@@ -29,6 +32,7 @@ impl Features {
         helpers: true,
         pairs: true,
         data_dependence: true,
+        carried: true,
     };
 }
 
@@ -50,12 +54,18 @@ pub fn case(seed: u64, features: Features, max_threads: u32) -> (Kernel, Launch)
     let params = (0..rng.range(0, 2))
         .map(|_| i64::from(rng.range(0, 4)))
         .collect();
+    let carried = if features.carried && rng.chance(40) {
+        (0..rng.range(1, 2)).map(|_| rng.range(0, 3)).collect()
+    } else {
+        Vec::new()
+    };
     let mut kernel = Kernel {
         len,
         globals,
         shared,
         pairs,
         params,
+        carried,
         body: Vec::new(),
     };
     let mut g = Gen {
@@ -205,12 +215,33 @@ impl Gen<'_> {
                             Expr::Const(self.rng.range(2, 6)),
                         ),
                     };
+                    let mut shape = LoopShape::Up;
+                    let (start, step, bound) = if self.features.carried && self.rng.chance(30) {
+                        shape =
+                            self.rng
+                                .pick(&[LoopShape::Double, LoopShape::Halve, LoopShape::Down]);
+                        let (start, bound) = match shape {
+                            LoopShape::Double => (self.rng.range(1, 2), self.rng.range(2, 9)),
+                            LoopShape::Halve => (self.rng.range(1, 8), 0),
+                            _ => (self.rng.range(1, 3), 0),
+                        };
+                        (Expr::Const(start), Expr::Const(1), Expr::Const(bound))
+                    } else {
+                        (start, step, bound)
+                    };
                     let same = start.block_uniform() && step.block_uniform();
                     self.loops.push((var, same));
-                    let body = self.block(depth + 1, uniform && same, 3);
+                    let mut body = self.block(depth + 1, uniform && same, 3);
+                    // Loop-carried updates, mostly at the end of the body.
+                    if !self.kernel.carried.is_empty() && self.rng.chance(60) {
+                        let update = self.update();
+                        let at = if self.rng.chance(70) { body.len() } else { 0 };
+                        body.insert(at, update);
+                    }
                     self.loops.retain(|(v, _)| *v != var);
                     return Stmt::For {
                         var,
+                        shape,
                         start,
                         bound,
                         step,
@@ -223,6 +254,23 @@ impl Gen<'_> {
                 _ => {}
             }
         }
+    }
+
+    /// An update of a loop-carried variable.
+    fn update(&mut self) -> Stmt {
+        let n = self.kernel.carried.len();
+        let var = self.rng.index(n);
+        let update = match self.rng.range(0, 9) {
+            0..=3 => Update::Flip(self.rng.range(1, 3)),
+            4 | 5 => Update::Xor(self.rng.range(1, 2)),
+            6 if n > 1 => Update::Swap(1 - var),
+            6 | 7 => {
+                let thread = self.rng.chance(30);
+                Update::Set(self.expr(1, thread))
+            }
+            _ => Update::Add(self.rng.range(1, 2)),
+        };
+        Stmt::Update { var, update }
     }
 
     fn declare(&mut self) -> usize {
@@ -267,6 +315,11 @@ impl Gen<'_> {
                 let (v, same) = self.rng.pick(&self.loops.clone());
                 let i = Expr::Loop(v, same);
                 bin(Op::Add, bin(Op::Mul, i, Expr::BlockDim), tid)
+            }
+            4 if !self.kernel.carried.is_empty() => {
+                // A ping-pong row: `c * blockDim.x + threadIdx.x`.
+                let c = Expr::Carried(self.rng.index(self.kernel.carried.len()));
+                bin(Op::Add, bin(Op::Mul, c, Expr::BlockDim), tid)
             }
             _ => bin(Op::Add, bin(Op::Mul, tid, Expr::Const(2)), c),
         }
@@ -335,6 +388,9 @@ impl Gen<'_> {
         }
         loop {
             match self.rng.range(0, 99) {
+                0..=7 if thread && !self.kernel.carried.is_empty() => {
+                    return Expr::Carried(self.rng.index(self.kernel.carried.len()))
+                }
                 0..=34 if thread => return Expr::ThreadIdx,
                 35..=44 => return Expr::BlockIdx,
                 45..=49 => return Expr::BlockDim,
@@ -357,6 +413,7 @@ impl Gen<'_> {
                 95..=99 if thread && self.features.data_dependence && !self.locals.is_empty() => {
                     return Expr::Local(self.rng.pick(&self.locals.clone()))
                 }
+
                 _ => {}
             }
         }

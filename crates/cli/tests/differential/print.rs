@@ -1,7 +1,7 @@
 //! CUDA text of a generated kernel: what the real front end reads, and
 //! what a failure report shows to reproduce the case.
 
-use super::ast::{Arr, Cond, Expr, Helper, Kernel, Stmt};
+use super::ast::{Arr, Cond, Expr, Helper, Kernel, LoopShape, Stmt, Update};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -44,6 +44,9 @@ pub fn file(k: &Kernel) -> String {
     }
     if k.pairs {
         let _ = writeln!(out, "  __shared__ Pair sp[{n}];");
+    }
+    for (c, v) in k.carried.iter().enumerate() {
+        let _ = writeln!(out, "  unsigned c{c} = {v}u;");
     }
     block(&mut out, k, &k.body, 1);
     out.push_str("}\n");
@@ -130,23 +133,44 @@ fn stmt(out: &mut String, k: &Kernel, s: &Stmt, depth: usize) {
         }
         Stmt::For {
             var,
+            shape,
             start,
             bound,
             step,
             body,
         } => {
-            let step = match step {
-                Expr::Const(1) => "++".to_string(),
-                e => format!(" += {}", expr(e)),
+            let i = format!("i{var}");
+            let (test, step) = match shape {
+                LoopShape::Up => (
+                    format!("{i} < {}", expr(bound)),
+                    match step {
+                        Expr::Const(1) => format!("{i}++"),
+                        e => format!("{i} += {}", expr(e)),
+                    },
+                ),
+                LoopShape::Double => (format!("{i} < {}", expr(bound)), format!("{i} *= 2u")),
+                LoopShape::Halve => (format!("{i} > 0u"), format!("{i} >>= 1")),
+                LoopShape::Down => (format!("{i} > 0u"), format!("{i}--")),
             };
             let _ = writeln!(
                 out,
-                "{pad}for (unsigned i{var} = {}; i{var} < {}; i{var}{step}) {{",
-                expr(start),
-                expr(bound)
+                "{pad}for (unsigned {i} = {}; {test}; {step}) {{",
+                expr(start)
             );
             block(out, k, body, depth + 1);
             let _ = writeln!(out, "{pad}}}");
+        }
+        Stmt::Update { var, update } => {
+            let c = format!("c{var}");
+            let _ = match update {
+                Update::Flip(k) => writeln!(out, "{pad}{c} = {k}u - {c};"),
+                Update::Xor(k) => writeln!(out, "{pad}{c} ^= {k}u;"),
+                Update::Swap(o) => {
+                    writeln!(out, "{pad}{{ unsigned t = {c}; {c} = c{o}; c{o} = t; }}")
+                }
+                Update::Set(e) => writeln!(out, "{pad}{c} = {};", expr(e)),
+                Update::Add(k) => writeln!(out, "{pad}{c} += {k}u;"),
+            };
         }
         Stmt::Sync => {
             let _ = writeln!(out, "{pad}__syncthreads();");
@@ -205,6 +229,7 @@ pub fn expr(e: &Expr) -> String {
         Expr::Param(p) => format!("(unsigned)n{p}"),
         Expr::Loop(i, _) => format!("i{i}"),
         Expr::Local(v) => format!("(unsigned)v{v}"),
+        Expr::Carried(c) => format!("c{c}"),
         Expr::Bin(op, a, b) => format!("({} {} {})", expr(a), op.text(), expr(b)),
         Expr::Select(c, a, b) => format!("({} ? {} : {})", condition(c), expr(a), expr(b)),
     }
