@@ -414,6 +414,18 @@ fn counted(
     let mut valid = Sym::Bool(true);
     let mut need = |c: Sym| valid = Sym::and(valid.clone(), c);
     let unit = amount.as_int() == Some(1);
+    // `i != 0` on a halving loop is `i > 0` for a start that is not
+    // negative (`while (i != 0) { ...; i /= 2; }`).
+    let halving_to_zero =
+        test == BinOp::Ne && matches!(op, BinOp::Div | BinOp::Shr) && bound.as_int() == Some(0);
+    let test = if halving_to_zero {
+        if !unsigned {
+            need(bin(BinOp::Ge, &init, &zero));
+        }
+        BinOp::Gt
+    } else {
+        test
+    };
     if test == BinOp::Ne && !(unit && matches!(op, BinOp::Add | BinOp::Sub)) {
         return Err("`!=` test with a non-unit step".into());
     }

@@ -513,3 +513,37 @@ fn integer_intrinsics_are_exact() {
     assert_eq!(races.len(), 1, "{:?}", r.verdict);
     assert_eq!(races[0].certainty, Certainty::Provable);
 }
+
+/// `while (i != 0) { ...; i /= 2; }` counts like `i > 0` only from a start
+/// that is not negative: a signed start that may be negative (where the
+/// loop runs through -2, -1, 0 instead) is never proven race-free.
+#[test]
+fn halving_to_zero_is_counted_only_from_a_non_negative_start() {
+    let body = |start: &str| {
+        format!(
+            "__global__ void k(int *out, int n) {{\n\
+               __shared__ int s[64];\n\
+               {start};\n\
+               while (i != 0) {{\n\
+                 if (i < 0) s[0] = threadIdx.x;\n\
+                 __syncthreads();\n\
+                 i /= 2;\n\
+               }}\n\
+             }}\n"
+        )
+    };
+    let mut k = kernel(&body("int i = n"));
+    k.launch.block = Some([64, 1, 1]);
+    k.launch.grid = Some([1, 1, 1]);
+    assert!(
+        !matches!(check(&k).verdict, Verdict::Drf),
+        "negative starts race"
+    );
+    let mut k = kernel(&body("unsigned i = blockDim.x"));
+    k.launch.block = Some([64, 1, 1]);
+    k.launch.grid = Some([1, 1, 1]);
+    assert!(
+        matches!(check(&k).verdict, Verdict::Drf),
+        "an unsigned i is never negative"
+    );
+}

@@ -134,6 +134,8 @@ pub enum LoopShape {
     Double,
     /// `iK = start; iK > 0; iK >>= 1`.
     Halve,
+    /// `iK = start; iK != 0; iK /= 2`.
+    HalveToZero,
     /// `iK = start; iK > 0; iK--`.
     Down,
 }

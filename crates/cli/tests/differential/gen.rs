@@ -217,12 +217,15 @@ impl Gen<'_> {
                     };
                     let mut shape = LoopShape::Up;
                     let (start, step, bound) = if self.features.carried && self.rng.chance(30) {
-                        shape =
-                            self.rng
-                                .pick(&[LoopShape::Double, LoopShape::Halve, LoopShape::Down]);
+                        shape = self.rng.pick(&[
+                            LoopShape::Double,
+                            LoopShape::Halve,
+                            LoopShape::HalveToZero,
+                            LoopShape::Down,
+                        ]);
                         let (start, bound) = match shape {
                             LoopShape::Double => (self.rng.range(1, 2), self.rng.range(2, 9)),
-                            LoopShape::Halve => (self.rng.range(1, 8), 0),
+                            LoopShape::Halve | LoopShape::HalveToZero => (self.rng.range(1, 8), 0),
                             _ => (self.rng.range(1, 3), 0),
                         };
                         (Expr::Const(start), Expr::Const(1), Expr::Const(bound))

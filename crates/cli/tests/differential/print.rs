@@ -150,6 +150,7 @@ fn stmt(out: &mut String, k: &Kernel, s: &Stmt, depth: usize) {
                 ),
                 LoopShape::Double => (format!("{i} < {}", expr(bound)), format!("{i} *= 2u")),
                 LoopShape::Halve => (format!("{i} > 0u"), format!("{i} >>= 1")),
+                LoopShape::HalveToZero => (format!("{i} != 0u"), format!("{i} /= 2u")),
                 LoopShape::Down => (format!("{i} > 0u"), format!("{i}--")),
             };
             let _ = writeln!(
