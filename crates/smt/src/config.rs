@@ -21,6 +21,11 @@ use crate::transcript::Transcript;
 /// incremental solver answers (4 more UNKNOWN); 2 * 10^6 proves the most.
 const Z3_QUICK_RLIMIT: u64 = 2_000_000;
 
+/// z3's resource limit for the bit-blasted try of a check (see
+/// [`SolverKind::bit_blast_check`]): about 2 s of steps, enough for a
+/// phase of a thousand accesses at constant offsets (4.3 * 10^6 steps).
+const Z3_BIT_BLAST_RLIMIT: u64 = 10_000_000;
+
 /// A supported solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SolverKind {
@@ -93,6 +98,20 @@ impl SolverKind {
     }
 
     /// The second try of a check whose first one ran out of
+    /// [`SolverKind::quick_rlimit`]: z3's one-shot bit-vector tactic
+    /// (`qfbv`: simplification, solving equalities, bit-blasting, SAT),
+    /// which decides in milliseconds large case splits over constant
+    /// offsets (a phase of hundreds of `a[tid + k * T]`) that the
+    /// incremental solver and the SMT core both give up on.
+    pub(crate) fn bit_blast_rlimit(self) -> u64 {
+        Z3_BIT_BLAST_RLIMIT
+    }
+
+    pub(crate) fn bit_blast_check(self) -> Sexp {
+        Sexp::list([Sexp::atom("check-sat-using"), Sexp::atom("qfbv")])
+    }
+
+    /// The last try of a check whose first two ran out of
     /// [`SolverKind::quick_rlimit`]: z3's preprocessing tactics, then its
     /// SMT core, on the assertions in scope.
     pub(crate) fn fallback_check(self) -> Sexp {

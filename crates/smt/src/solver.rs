@@ -223,27 +223,48 @@ impl Solver {
         self.depth
     }
 
-    /// `(check-sat)`. With z3, first within a resource limit and, when
-    /// that runs out, again with z3's preprocessing tactics (see
+    /// `(check-sat)`. With z3, first incrementally and then with its
+    /// bit-vector tactic, each within a resource limit, and when both run
+    /// out, with preprocessing and its SMT core (see
     /// [`SolverKind::quick_rlimit`]); each try has the time limit.
     pub fn check(&mut self) -> Result<CheckResult, SmtError> {
         let plain = Sexp::list([Sexp::atom("check-sat")]);
         let Some(limit) = self.kind.quick_rlimit() else {
             return self.check_command(plain);
         };
-        self.command(&rlimit_option(limit))?;
-        let first = self.check_command(plain)?;
-        if self.dead.is_some() {
-            return Ok(first);
+        let tries = [
+            (plain, Some(limit), None),
+            (
+                self.kind.bit_blast_check(),
+                Some(self.kind.bit_blast_rlimit()),
+                Some("the incremental try ran out of its resource limit: asking again, bit-blasted"),
+            ),
+            (
+                self.kind.fallback_check(),
+                None,
+                Some("the bit-blasted try ran out of its resource limit: asking again with preprocessing"),
+            ),
+        ];
+        let mut answer = CheckResult::Unknown(String::new());
+        for (command, rlimit, note) in tries {
+            if let Some(note) = note {
+                self.note(note);
+            }
+            if let Some(limit) = rlimit {
+                self.command(&rlimit_option(limit))?;
+            }
+            answer = self.check_command(command)?;
+            if self.dead.is_some() {
+                return Ok(answer);
+            }
+            if rlimit.is_some() {
+                self.command(&rlimit_option(0))?;
+            }
+            if !self.out_of_resources {
+                return Ok(answer);
+            }
         }
-        self.command(&rlimit_option(0))?;
-        if !self.out_of_resources {
-            return Ok(first);
-        }
-        self.note(
-            "the incremental try ran out of its resource limit: asking again with preprocessing",
-        );
-        self.check_command(self.kind.fallback_check())
+        Ok(answer)
     }
 
     /// `(check-sat-assuming (lits...))`: checks with `assumptions` (Boolean
