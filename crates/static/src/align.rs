@@ -429,28 +429,33 @@ fn collapse(f: Frag) -> Frag {
     out
 }
 
-fn seq_kind(a: &Kind, b: &Kind) -> Kind {
+/// `a` then `b`. The two come from different parts of the protocol (the
+/// items of a sequence), so their instances are disjoint and pieces are
+/// joined without a duplicate check; `a` is consumed, so a long sequence
+/// is composed in linear time (its phases are moved, not copied, at each
+/// step).
+fn seq_kind(a: Kind, b: &Kind) -> Kind {
+    let joined = |mut u: Piece, v: &Piece| {
+        u.extend(v.iter().cloned());
+        u
+    };
     match (a, b) {
-        (Kind::Unsync(u1), Kind::Unsync(u2)) => Kind::Unsync(union(u1.clone(), u2.clone())),
+        (Kind::Unsync(u1), Kind::Unsync(u2)) => Kind::Unsync(joined(u1, u2)),
         (Kind::Unsync(u1), Kind::Sync(s2)) => Kind::Sync(Shape {
-            head: union(u1.clone(), s2.head.clone()),
+            head: joined(u1, &s2.head),
             middle: s2.middle.clone(),
             tail: s2.tail.clone(),
         }),
-        (Kind::Sync(s1), Kind::Unsync(u2)) => Kind::Sync(Shape {
-            head: s1.head.clone(),
-            middle: s1.middle.clone(),
-            tail: union(s1.tail.clone(), u2.clone()),
-        }),
-        (Kind::Sync(s1), Kind::Sync(s2)) => {
-            let mut middle = s1.middle.clone();
-            middle.push(union(s1.tail.clone(), s2.head.clone()));
-            middle.extend(s2.middle.iter().cloned());
-            Kind::Sync(Shape {
-                head: s1.head.clone(),
-                middle,
-                tail: s2.tail.clone(),
-            })
+        (Kind::Sync(mut s1), Kind::Unsync(u2)) => {
+            s1.tail = joined(s1.tail, u2);
+            Kind::Sync(s1)
+        }
+        (Kind::Sync(mut s1), Kind::Sync(s2)) => {
+            let tail = joined(std::mem::take(&mut s1.tail), &s2.head);
+            s1.middle.push(tail);
+            s1.middle.extend(s2.middle.iter().cloned());
+            s1.tail = s2.tail.clone();
+            Kind::Sync(s1)
         }
     }
 }
@@ -472,13 +477,20 @@ pub(crate) fn dedup(f: Frag) -> Frag {
 
 /// Sequential composition: every alternative of `a` followed by every
 /// alternative of `b`.
-pub(crate) fn seq(a: &Frag, b: &Frag) -> Frag {
-    let mut out = Vec::new();
+pub(crate) fn seq(a: Frag, b: &Frag) -> Frag {
+    let mut out = Vec::with_capacity(a.len() * b.len());
     for x in a {
-        for y in b {
+        // Each alternative of `a` is copied for all but the last of `b`.
+        if let Some((last, rest)) = b.split_last() {
+            for y in rest {
+                out.push(Alt {
+                    kind: seq_kind(x.kind.clone(), &y.kind),
+                    assumed: x.assumed || y.assumed,
+                });
+            }
             out.push(Alt {
-                kind: seq_kind(&x.kind, &y.kind),
-                assumed: x.assumed || y.assumed,
+                kind: seq_kind(x.kind, &last.kind),
+                assumed: x.assumed || last.assumed,
             });
         }
     }
@@ -698,10 +710,18 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             },
             Proto::Seq(items) => {
                 let mut acc = unsync(Vec::new());
+                let mut acc_size = 0;
                 for item in items {
                     let f = self.frag(item)?;
-                    acc = seq(&acc, &f);
-                    if size(&acc) > MAX_INSTANCES {
+                    // An upper bound of the composition's size; counted
+                    // exactly only when it passes the limit.
+                    let bound = f.len() * acc_size + acc.len() * size(&f);
+                    acc = seq(acc, &f);
+                    acc_size = bound;
+                    if bound > MAX_INSTANCES {
+                        acc_size = size(&acc);
+                    }
+                    if acc_size > MAX_INSTANCES {
                         let span = self.sites.last().expect("invariant: instances").access.span;
                         return Err(AlignError::Unsupported(TOO_LARGE_REASON.into(), span));
                     }

@@ -373,6 +373,12 @@ impl Check<'_> {
         } else {
             same_block
         });
+        // A query asked before with another number (the same accesses,
+        // guards and loops in another phase) has the same answer.
+        let key = cache_key(n, &decls, &asserts);
+        if key.as_ref().is_some_and(|k| self.clear_batches.contains(k)) {
+            return Ok(Outcome::Clear);
+        }
         let solver = &mut s.solver;
         solver.push()?;
         for (name, sort) in &decls {
@@ -399,8 +405,49 @@ impl Check<'_> {
             }
         };
         solver.pop()?;
+        if let (Outcome::Clear, Some(key)) = (&out, key) {
+            self.clear_batches.insert(key);
+        }
         Ok(out)
     }
+}
+
+/// The largest query text remembered by [`cache_key`].
+const MAX_CACHED_QUERY: usize = 1 << 16;
+
+/// The text of query `n` (declarations and assertions) with every name of
+/// its own (`q{n}...`) written `q#...`, when it is small enough to keep.
+fn cache_key(n: usize, decls: &[(String, Sort)], asserts: &[Term]) -> Option<String> {
+    use std::fmt::Write;
+    let mut text = String::new();
+    for (name, sort) in decls {
+        let _ = write!(text, "{name}:{sort};");
+        if text.len() > MAX_CACHED_QUERY {
+            return None;
+        }
+    }
+    for a in asserts {
+        let _ = write!(text, "{a};");
+        if text.len() > MAX_CACHED_QUERY {
+            return None;
+        }
+    }
+    // `q{n}` not followed by a digit (so `q1` does not match `q12`).
+    let own = format!("q{n}");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(&own) {
+        let after = &rest[at + own.len()..];
+        out.push_str(&rest[..at]);
+        if after.starts_with(|c: char| c.is_ascii_digit()) {
+            out.push_str(&own);
+        } else {
+            out.push_str("q#");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// The width of an index of type `ty` in the encoding (`Bool` as `u8`).

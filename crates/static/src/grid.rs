@@ -102,7 +102,7 @@ impl Walk<'_> {
             ),
             Proto::Seq(items) => items
                 .iter()
-                .fold(unsync(Vec::new()), |acc, q| seq(&acc, &self.frag(q))),
+                .fold(unsync(Vec::new()), |acc, q| seq(acc, &self.frag(q))),
             Proto::If { then_, else_, .. } if has_grid_sync(p, self.dead) => {
                 let mut out: Frag = Vec::new();
                 for branch in [then_, else_] {

@@ -312,7 +312,11 @@ impl<'k> Infer<'k> {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Assign { dst, value } => {
-                let v = self.eval(value, env, span);
+                let mut v = self.eval(value, env, span);
+                if v.larger_than(crate::sym::MAX_TRACKED_NODES) {
+                    let ty = self.kernel.var(*dst).ty;
+                    v = self.fresh(ty, UnknownReason::TooLarge { var: *dst }, span);
+                }
                 env.set(*dst, v);
                 Flow::straight(Proto::Skip)
             }

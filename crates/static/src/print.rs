@@ -165,6 +165,7 @@ fn unknown_text(u: &crate::sym::Unknown, kernel: &Kernel) -> String {
         UnknownReason::BarrierReduce => "reduce".to_string(),
         UnknownReason::Uninitialised { var } => format!("uninit({})", var_name(kernel, *var)),
         UnknownReason::LoopExit => "exited".to_string(),
+        UnknownReason::TooLarge { var } => format!("large({})", var_name(kernel, *var)),
     };
     format!("?{}#{}", what, u.id)
 }

@@ -544,9 +544,45 @@ fn may_conflict(kernel: &Kernel, a: &Access, b: &Access) -> bool {
         )
 }
 
-/// The pairs that may conflict: same-block pairs of instances per phase,
-/// cross-block pairs of sites per grid phase, ordered by site.
-fn candidate_pairs(kernel: &Kernel, aligned: &crate::align::Aligned<'_>) -> Vec<Pair> {
+/// Where a pair is reported among the others: by its sites, same-block
+/// before cross-block, and pairs of phases that are not `assumed` first
+/// (so that the race reported for a pair of sites is the most certain one
+/// found), then by the instances' iteration roles. Unique per pair.
+type PairOrder = (usize, usize, u8, Vec<Role>, Vec<Role>);
+
+fn pair_order(p: &Pair) -> PairOrder {
+    let (a, b) = p.sites();
+    match p {
+        Pair::SameBlock {
+            a: x,
+            b: y,
+            assumed,
+        } => (
+            a.min(b),
+            a.max(b),
+            u8::from(*assumed),
+            x.path.clone(),
+            y.path.clone(),
+        ),
+        Pair::CrossBlock { assumed, .. } => (
+            a.min(b),
+            a.max(b),
+            2 + u8::from(*assumed),
+            Vec::new(),
+            Vec::new(),
+        ),
+    }
+}
+
+/// The pairs that may conflict among the pairs of sites `keep` accepts:
+/// same-block pairs of instances per phase, cross-block pairs of sites per
+/// grid phase, in [`pair_order`]. Quadratic in a phase's accesses, so
+/// asked only for the pairs a race or an inconclusive batch concerns.
+fn candidate_pairs(
+    kernel: &Kernel,
+    aligned: &crate::align::Aligned<'_>,
+    keep: &dyn Fn(usize, usize) -> bool,
+) -> Vec<Pair> {
     let sites = &aligned.sites;
     let mut same: HashMap<(Inst, Inst), bool> = HashMap::new();
     for phase in &aligned.phases {
@@ -554,6 +590,9 @@ fn candidate_pairs(kernel: &Kernel, aligned: &crate::align::Aligned<'_>) -> Vec<
         for i in 0..insts.len() {
             for j in i..insts.len() {
                 let (x, y) = (&insts[i], &insts[j]);
+                if !keep(x.site, y.site) {
+                    continue;
+                }
                 let (a, b) = (sites[x.site].access, sites[y.site].access);
                 if !may_conflict(kernel, a, b) || (atomic_at(a, false) && atomic_at(b, false)) {
                     continue;
@@ -577,6 +616,9 @@ fn candidate_pairs(kernel: &Kernel, aligned: &crate::align::Aligned<'_>) -> Vec<
         let s = &phase.sites;
         for (k, &i) in s.iter().enumerate() {
             for &j in &s[k..] {
+                if !keep(i, j) {
+                    continue;
+                }
                 let (a, b) = (sites[i].access, sites[j].access);
                 if may_conflict(kernel, a, b)
                     && kernel.array(a.array).space == MemSpace::Global
@@ -592,35 +634,13 @@ fn candidate_pairs(kernel: &Kernel, aligned: &crate::align::Aligned<'_>) -> Vec<
             .into_iter()
             .map(|((a, b), assumed)| Pair::CrossBlock { a, b, assumed }),
     );
-    // Per pair of sites: same-block before cross-block, and phases that
-    // are not `assumed` first, so that the race reported for a pair of
-    // sites is the most certain one found.
-    let order = |p: &Pair| {
-        let (a, b) = p.sites();
-        match p {
-            Pair::SameBlock {
-                a: x,
-                b: y,
-                assumed,
-            } => (
-                a.min(b),
-                a.max(b),
-                u8::from(*assumed),
-                x.path.clone(),
-                y.path.clone(),
-            ),
-            Pair::CrossBlock { assumed, .. } => (
-                a.min(b),
-                a.max(b),
-                2 + u8::from(*assumed),
-                Vec::new(),
-                Vec::new(),
-            ),
-        }
-    };
-    pairs.sort_by_key(order);
+    pairs.sort_by_key(pair_order);
     pairs
 }
+
+/// The most pairs of one batched group asked one by one when its batch
+/// query gives up; a larger group is reported inconclusive as a whole.
+const MAX_PAIRWISE_FALLBACK: usize = 20_000;
 
 /// Whether a candidate pair is one of `group`'s pairs.
 fn in_group(group: &batch::Group, pair: &Pair) -> bool {
@@ -676,6 +696,10 @@ pub(crate) struct Check<'k> {
     /// Approximations that affect every race (dropped preconditions).
     pub(crate) global_reasons: Vec<String>,
     pub(crate) queries: usize,
+    /// The text of batched queries found clear, with their query number
+    /// written `q#` (straight-line code repeats the same phase thousands
+    /// of times; see `batch`).
+    pub(crate) clear_batches: HashSet<String>,
     /// Concrete values of scalar parameters, by name.
     param_values: &'k [(String, i128)],
     /// Divergent barriers found while aligning (races are not checked).
@@ -1186,6 +1210,7 @@ impl<'k> Check<'k> {
             inconclusive: Vec::new(),
             global_reasons,
             queries: 0,
+            clear_batches: HashSet::new(),
             param_values,
             divergences: Vec::new(),
             late_assumes: false,
@@ -1209,24 +1234,20 @@ impl<'k> Check<'k> {
         if let Some(s) = self.session.as_mut() {
             enter_context(s, 0, &[])?;
         }
-        let mut pairs = candidate_pairs(self.kernel, &aligned);
-        if self.assumptions.only_intra_group {
-            pairs.retain(|p| matches!(p, Pair::SameBlock { .. }));
-        }
         let sites = &aligned.sites;
-        let span_key = |p: &Pair| {
-            let (i, j) = p.sites();
-            (
-                sites[i].access.array,
-                sites[i].access.span,
-                sites[j].access.span,
-            )
+        let (kernel, only_intra_group) = (self.kernel, self.assumptions.only_intra_group);
+        let pairs_where = |keep: &dyn Fn(usize, usize) -> bool| {
+            let mut pairs = candidate_pairs(kernel, &aligned, keep);
+            if only_intra_group {
+                pairs.retain(|p| matches!(p, Pair::SameBlock { .. }));
+            }
+            pairs
         };
         // Racy pairs of locations per array, and each race with its pair's
-        // rank.
+        // place in the report.
         let mut racy = batch::Blocked::new();
-        let mut found: Vec<(usize, Race)> = Vec::new();
-        let mut done: HashSet<usize> = HashSet::new();
+        let mut found: Vec<(PairOrder, Race)> = Vec::new();
+        let mut done: HashSet<PairOrder> = HashSet::new();
         for group in batch::groups(self.kernel, &aligned) {
             loop {
                 match self.batch_query(sites, &group, &racy)? {
@@ -1236,33 +1257,57 @@ impl<'k> Check<'k> {
                         // on that array, from the pairwise queries in
                         // their order.
                         racy.insert((array, x, y));
-                        for (rank, pair) in pairs.iter().enumerate() {
-                            let (r, a, b) = span_key(pair);
-                            if r != array
-                                || !((a, b) == (x, y) || (b, a) == (x, y))
-                                || !done.insert(rank)
-                            {
+                        let at = |i: usize, span: Span| {
+                            sites[i].access.array == array && sites[i].access.span == span
+                        };
+                        let pairs =
+                            pairs_where(&|i, j| (at(i, x) && at(j, y)) || (at(i, y) && at(j, x)));
+                        for pair in &pairs {
+                            if !done.insert(pair_order(pair)) {
                                 continue;
                             }
                             if let Some(race) = self.pair_query(sites, pair)? {
-                                found.push((rank, race));
+                                found.push((pair_order(pair), race));
                                 break;
                             }
                         }
                     }
                     Outcome::Inconclusive => {
+                        let m = group.members.len();
+                        if m * (m + 1) / 2 > MAX_PAIRWISE_FALLBACK {
+                            // Too many pairs to ask one by one.
+                            let first = sites[group.members[0].site].access;
+                            self.inconclusive.push((
+                                first.clone(),
+                                first.clone(),
+                                format!(
+                                    "the batched query of {m} accesses gave up, and their {} pairs are too many to ask one by one",
+                                    m * (m + 1) / 2
+                                ),
+                            ));
+                            break;
+                        }
                         // Every pair of the group, one query each.
-                        for (rank, pair) in pairs.iter().enumerate() {
-                            let (r, a, b) = span_key(pair);
+                        let members: HashSet<usize> =
+                            group.members.iter().map(|i| i.site).collect();
+                        let pairs =
+                            pairs_where(&|i, j| members.contains(&i) && members.contains(&j));
+                        for pair in &pairs {
+                            let (i, j) = pair.sites();
+                            let (r, a, b) = (
+                                sites[i].access.array,
+                                sites[i].access.span,
+                                sites[j].access.span,
+                            );
                             if !in_group(&group, pair)
                                 || batch::is_blocked(&racy, r, a, b)
-                                || !done.insert(rank)
+                                || !done.insert(pair_order(pair))
                             {
                                 continue;
                             }
                             if let Some(race) = self.pair_query(sites, pair)? {
                                 racy.insert((r, a, b));
-                                found.push((rank, race));
+                                found.push((pair_order(pair), race));
                             }
                         }
                         break;
@@ -1270,7 +1315,7 @@ impl<'k> Check<'k> {
                 }
             }
         }
-        found.sort_by_key(|(rank, _)| *rank);
+        found.sort_by(|a, b| a.0.cmp(&b.0));
         self.races.extend(found.into_iter().map(|(_, r)| r));
         Ok(None)
     }
@@ -1376,6 +1421,14 @@ impl<'k> Check<'k> {
                 solver.assert(&term::bvult(t.block_idx[d].clone(), grid_dim[d].clone()))?;
             }
         }
+        // A dimension the launch fixes is its literal from here on: the
+        // solver then folds `c * blockDim.x` to a constant instead of
+        // bit-blasting a multiplier it learns only through an equality
+        // (a phase of a thousand `a[tid + k * T]` took minutes).
+        let fixed = |given: Option<u64>, sym: &Term| given.map_or(sym.clone(), u);
+        let block_dim: [Term; 3] =
+            std::array::from_fn(|d| fixed(launch.block_dim(d), &block_dim[d]));
+        let grid_dim: [Term; 3] = std::array::from_fn(|d| fixed(launch.grid_dim(d), &grid_dim[d]));
         let wide = |t: &Term| term::zero_extend(32, t.clone());
         let threads_per_block = term::bvmul(
             term::bvmul(wide(&block_dim[0]), wide(&block_dim[1])),
@@ -1961,6 +2014,11 @@ pub(crate) fn describe_reason(kernel: &Kernel, r: &UnknownReason) -> String {
             format!("depends on `{}`, possibly uninitialised", var(v))
         }
         UnknownReason::LoopExit => "depends on whether a loop exited early".into(),
+        UnknownReason::TooLarge { var: v } => format!(
+            "depends on `{}`, whose expression grew past {} operations",
+            var(v),
+            crate::sym::MAX_TRACKED_NODES
+        ),
     }
 }
 

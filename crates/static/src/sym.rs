@@ -43,6 +43,9 @@ pub enum UnknownReason {
     AfterLoop { var: VarId },
     /// The result of `__syncthreads_count/_and/_or`.
     BarrierReduce,
+    /// A value whose expression grew past [`MAX_TRACKED_NODES`] (a long
+    /// chain of updates of `var` in straight-line code).
+    TooLarge { var: VarId },
     /// A variable read before any assignment on some path.
     Uninitialised { var: VarId },
     /// Whether a loop was left by a jump out of it (`return`, or
@@ -106,6 +109,13 @@ pub enum Sym {
     /// converted to its parameter types: exact, like arithmetic.
     Intrinsic(Intrinsic, Vec<Sym>),
 }
+
+/// The most nodes a value assigned to a variable may have before it is
+/// replaced by an unknown ([`UnknownReason::TooLarge`]): it keeps the cost
+/// of each statement bounded, so straight-line code is analysed in linear
+/// time (a chain `x = x * 3 + 1` repeated 40,000 times would otherwise be
+/// copied at every step).
+pub const MAX_TRACKED_NODES: usize = 4096;
 
 /// Wraps `v` to the range of `ty` (two's complement).
 pub fn wrap(v: i128, ty: ScalarTy) -> i128 {
@@ -426,6 +436,35 @@ impl Sym {
             Sym::Intrinsic(i, args) => Sym::Intrinsic(*i, args.iter().map(|a| a.map(f)).collect()),
         };
         f(&rebuilt).unwrap_or(rebuilt)
+    }
+
+    /// Whether the expression has more than `limit` nodes (counted without
+    /// recursion, stopping at the limit).
+    pub fn larger_than(&self, limit: usize) -> bool {
+        let mut count = 0;
+        let mut work = vec![self];
+        while let Some(s) = work.pop() {
+            count += 1;
+            if count > limit {
+                return true;
+            }
+            match s {
+                Sym::Int(..)
+                | Sym::Bool(_)
+                | Sym::Builtin(_)
+                | Sym::Param { .. }
+                | Sym::LoopVar { .. }
+                | Sym::Unknown(_) => {}
+                Sym::Unary(_, _, e) | Sym::Cast(_, e) => work.push(e),
+                Sym::Binary(_, _, a, b) | Sym::Min(_, a, b) | Sym::Max(_, a, b) => {
+                    work.push(a);
+                    work.push(b);
+                }
+                Sym::Select(c, a, b) => work.extend([&**c, &**a, &**b]),
+                Sym::Intrinsic(_, args) => work.extend(args.iter()),
+            }
+        }
+        false
     }
 
     /// Calls `f` on this expression and every subexpression, parents first.
