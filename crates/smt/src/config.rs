@@ -24,7 +24,7 @@ const Z3_QUICK_RLIMIT: u64 = 2_000_000;
 /// z3's resource limit for the bit-blasted try of a check (see
 /// [`SolverKind::bit_blast_check`]): about 2 s of steps, enough for a
 /// phase of a thousand accesses at constant offsets (4.3 * 10^6 steps).
-const Z3_BIT_BLAST_RLIMIT: u64 = 10_000_000;
+const Z3_BIT_BLAST_RLIMIT: u64 = 5_000_000;
 
 /// A supported solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

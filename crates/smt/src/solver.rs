@@ -223,28 +223,43 @@ impl Solver {
         self.depth
     }
 
-    /// `(check-sat)`. With z3, first incrementally and then with its
-    /// bit-vector tactic, each within a resource limit, and when both run
-    /// out, with preprocessing and its SMT core (see
-    /// [`SolverKind::quick_rlimit`]); each try has the time limit.
+    /// `(check-sat)`. With z3, first incrementally within a resource
+    /// limit and, when that runs out, again with z3's preprocessing tactics
+    /// and SMT core (see [`SolverKind::quick_rlimit`]); each try has the
+    /// time limit.
     pub fn check(&mut self) -> Result<CheckResult, SmtError> {
+        self.check_in_stages(false)
+    }
+
+    /// [`Solver::check`] with, between its two tries, z3's bit-vector
+    /// tactic within its own resource limit
+    /// ([`SolverKind::bit_blast_check`]). For large case splits (a query
+    /// over a whole phase) that both other tries give up on; on most other
+    /// queries that run out of the first limit it only adds time.
+    pub fn check_bit_blasting(&mut self) -> Result<CheckResult, SmtError> {
+        self.check_in_stages(true)
+    }
+
+    fn check_in_stages(&mut self, bit_blast: bool) -> Result<CheckResult, SmtError> {
         let plain = Sexp::list([Sexp::atom("check-sat")]);
         let Some(limit) = self.kind.quick_rlimit() else {
             return self.check_command(plain);
         };
-        let tries = [
-            (plain, Some(limit), None),
-            (
+        let mut tries = vec![(plain, Some(limit), None)];
+        if bit_blast {
+            tries.push((
                 self.kind.bit_blast_check(),
                 Some(self.kind.bit_blast_rlimit()),
-                Some("the incremental try ran out of its resource limit: asking again, bit-blasted"),
-            ),
-            (
-                self.kind.fallback_check(),
-                None,
-                Some("the bit-blasted try ran out of its resource limit: asking again with preprocessing"),
-            ),
-        ];
+                Some(
+                    "the incremental try ran out of its resource limit: asking again, bit-blasted",
+                ),
+            ));
+        }
+        tries.push((
+            self.kind.fallback_check(),
+            None,
+            Some("the last try ran out of its resource limit: asking again with preprocessing"),
+        ));
         let mut answer = CheckResult::Unknown(String::new());
         for (command, rlimit, note) in tries {
             if let Some(note) = note {

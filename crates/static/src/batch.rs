@@ -180,6 +180,22 @@ impl Check<'_> {
         let members = &group.members;
         let m = members.len();
         let globals = &s.globals;
+        // Dimensions the launch fixes as literals: z3 then folds `k * T`
+        // in each member's index instead of bit-blasting a multiplier it
+        // learns only through an equality (a phase of a thousand
+        // `a[tid + k * T]` is decided in a second, not given up on). Only
+        // here: in the pairwise queries the same literals make some
+        // nonlinear queries slower.
+        let mut literal = globals.shared.clone();
+        let launch = &self.kernel.launch;
+        for d in 0..3 {
+            if let Some(b) = launch.block_dim(d) {
+                literal.block_dim[d] = term::bv(u128::from(b), 32);
+            }
+            if let Some(g) = launch.grid_dim(d) {
+                literal.grid_dim[d] = term::bv(u128::from(g), 32);
+            }
+        }
         let sel_bits = usize::BITS - m.saturating_sub(1).leading_zeros();
         let sel_bits = sel_bits.max(1);
         let mut decls: Vec<(String, Sort)> = Vec::new();
@@ -262,7 +278,7 @@ impl Check<'_> {
                         None => {
                             let at = own[k].len();
                             let prefix = format!("q{n}t{k}l{at}");
-                            let mut e = Encoder::new(&globals.shared, &globals.threads[k], &prefix);
+                            let mut e = Encoder::new(&literal, &globals.threads[k], &prefix);
                             e.loop_vars = vars.clone();
                             let Ok(sort) = sort_of(l.ty) else {
                                 return Ok(Outcome::Inconclusive);
@@ -293,11 +309,7 @@ impl Check<'_> {
                     vars.insert(l.loop_id, v);
                     parent = Some(f);
                 }
-                let mut e = Encoder::new(
-                    &globals.shared,
-                    &globals.threads[k],
-                    &format!("q{n}m{x}t{k}"),
-                );
+                let mut e = Encoder::new(&literal, &globals.threads[k], &format!("q{n}m{x}t{k}"));
                 e.loop_vars = vars;
                 let mut c: Vec<Term> = parent.into_iter().collect();
                 for g in &site.guards {
@@ -387,7 +399,15 @@ impl Check<'_> {
         for a in &asserts {
             solver.assert(a)?;
         }
-        let out = match solver.check()? {
+        // Bit-blasting decides large case splits over linear indices fast,
+        // but a product of two unknowns makes it slower than the other
+        // tries: it is skipped then.
+        let result = if asserts.iter().any(has_nonlinear_product) {
+            solver.check()?
+        } else {
+            solver.check_bit_blasting()?
+        };
+        let out = match result {
             CheckResult::Unsat => Outcome::Clear,
             CheckResult::Unknown(_) => Outcome::Inconclusive,
             CheckResult::Sat => {
@@ -410,6 +430,22 @@ impl Check<'_> {
         }
         Ok(out)
     }
+}
+
+/// Whether `t` multiplies two terms that are not literals.
+fn has_nonlinear_product(t: &Term) -> bool {
+    let literal = |t: &Term| match t.as_list() {
+        Some([under, value, _]) => {
+            under.as_atom() == Some("_") && value.as_atom().is_some_and(|v| v.starts_with("bv"))
+        }
+        _ => t.as_atom().is_some_and(|a| a.starts_with('#')),
+    };
+    let Some(items) = t.as_list() else {
+        return false;
+    };
+    let product = items.first().and_then(|h| h.as_atom()) == Some("bvmul")
+        && items[1..].iter().filter(|a| !literal(a)).count() >= 2;
+    product || items.iter().any(has_nonlinear_product)
 }
 
 /// The largest query text remembered by [`cache_key`].

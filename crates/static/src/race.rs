@@ -686,7 +686,7 @@ impl From<EncodeError> for Fatal {
 }
 
 pub(crate) struct Check<'k> {
-    kernel: &'k Kernel,
+    pub(crate) kernel: &'k Kernel,
     kp: &'k KernelProtocol,
     config: SolverConfig,
     /// Started on the first query.
@@ -1421,14 +1421,6 @@ impl<'k> Check<'k> {
                 solver.assert(&term::bvult(t.block_idx[d].clone(), grid_dim[d].clone()))?;
             }
         }
-        // A dimension the launch fixes is its literal from here on: the
-        // solver then folds `c * blockDim.x` to a constant instead of
-        // bit-blasting a multiplier it learns only through an equality
-        // (a phase of a thousand `a[tid + k * T]` took minutes).
-        let fixed = |given: Option<u64>, sym: &Term| given.map_or(sym.clone(), u);
-        let block_dim: [Term; 3] =
-            std::array::from_fn(|d| fixed(launch.block_dim(d), &block_dim[d]));
-        let grid_dim: [Term; 3] = std::array::from_fn(|d| fixed(launch.grid_dim(d), &grid_dim[d]));
         let wide = |t: &Term| term::zero_extend(32, t.clone());
         let threads_per_block = term::bvmul(
             term::bvmul(wide(&block_dim[0]), wide(&block_dim[1])),

@@ -115,7 +115,7 @@ pub enum Sym {
 /// of each statement bounded, so straight-line code is analysed in linear
 /// time (a chain `x = x * 3 + 1` repeated 40,000 times would otherwise be
 /// copied at every step).
-pub const MAX_TRACKED_NODES: usize = 4096;
+pub const MAX_TRACKED_NODES: usize = 1024;
 
 /// Wraps `v` to the range of `ty` (two's complement).
 pub fn wrap(v: i128, ty: ScalarTy) -> i128 {

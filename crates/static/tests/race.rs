@@ -547,3 +547,34 @@ fn halving_to_zero_is_counted_only_from_a_non_negative_start() {
         "an unsigned i is never negative"
     );
 }
+
+/// A value built by a long chain of updates becomes an unknown once its
+/// expression passes `MAX_TRACKED_NODES` (straight-line code stays
+/// linear): an index through it is a *possible* race that says why.
+#[test]
+fn a_value_too_large_to_track_is_unknown() {
+    let updates = "  x = x * 3 + 1;\n".repeat(1200);
+    let text = format!(
+        "__global__ void k(int *a) {{\n  __shared__ int s[64];\n  unsigned x = threadIdx.x;\n{updates}  s[x % 64] = 1;\n}}\n"
+    );
+    // The front end lowers deep expressions on a large stack, as the CLI
+    // runs it.
+    let r = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || check_1d(&text))
+        .expect("thread starts")
+        .join()
+        .expect("the check does not panic");
+    let races = r.verdict.races();
+    assert!(!races.is_empty(), "{:?}", r.verdict);
+    assert!(
+        races
+            .iter()
+            .all(|race| race.certainty != Certainty::Provable),
+        "{races:?}"
+    );
+    assert!(
+        format!("{races:?}").contains("grew past 1024 operations"),
+        "{races:?}"
+    );
+}
