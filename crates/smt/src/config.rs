@@ -22,7 +22,7 @@ use crate::transcript::Transcript;
 const Z3_QUICK_RLIMIT: u64 = 2_000_000;
 
 /// z3's resource limit for the bit-blasted try of a check (see
-/// [`SolverKind::bit_blast_check`]): about 2 s of steps, enough for a
+/// [`SolverKind::bit_blast_check`]): about 1 s of steps, enough for a
 /// phase of a thousand accesses at constant offsets (4.3 * 10^6 steps).
 const Z3_BIT_BLAST_RLIMIT: u64 = 5_000_000;
 
@@ -111,7 +111,7 @@ impl SolverKind {
         Sexp::list([Sexp::atom("check-sat-using"), Sexp::atom("qfbv")])
     }
 
-    /// The last try of a check whose first two ran out of
+    /// The last try of a check whose earlier tries ran out of
     /// [`SolverKind::quick_rlimit`]: z3's preprocessing tactics, then its
     /// SMT core, on the assertions in scope.
     pub(crate) fn fallback_check(self) -> Sexp {
