@@ -349,10 +349,15 @@ fn partial_block_too_large(launch: &warpsafe_ir::LaunchConfig) -> bool {
     let fixed: u64 = (0..3)
         .filter_map(|d| launch.block_dim(d))
         .fold(1, u64::saturating_mul);
-    let most = launch
+    launch.block.is_none() && fixed > max_threads_per_block(launch)
+}
+
+/// The most threads a block of `launch` may have: CUDA's limit, or less
+/// under `__launch_bounds__`.
+fn max_threads_per_block(launch: &warpsafe_ir::LaunchConfig) -> u64 {
+    launch
         .max_block_threads
-        .map_or(MAX_THREADS_PER_BLOCK, |n| n.min(MAX_THREADS_PER_BLOCK));
-    launch.block.is_none() && fixed > most
+        .map_or(MAX_THREADS_PER_BLOCK, |n| n.min(MAX_THREADS_PER_BLOCK))
 }
 
 fn unknown(reason: String, span: Option<Span>) -> Verdict {
@@ -1427,12 +1432,9 @@ impl<'k> Check<'k> {
             wide(&block_dim[2]),
         );
         if launch.block.is_none() {
-            let most = launch
-                .max_block_threads
-                .map_or(MAX_THREADS_PER_BLOCK, |n| n.min(MAX_THREADS_PER_BLOCK));
             solver.assert(&term::bvule(
                 threads_per_block,
-                term::bv(u128::from(most), 64),
+                term::bv(u128::from(max_threads_per_block(launch)), 64),
             ))?;
         }
         global_index_lemmas(

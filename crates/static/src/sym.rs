@@ -438,6 +438,29 @@ impl Sym {
         f(&rebuilt).unwrap_or(rebuilt)
     }
 
+    /// Calls `f` on each direct subexpression, in order.
+    fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Sym)) {
+        match self {
+            Sym::Int(..)
+            | Sym::Bool(_)
+            | Sym::Builtin(_)
+            | Sym::Param { .. }
+            | Sym::LoopVar { .. }
+            | Sym::Unknown(_) => {}
+            Sym::Unary(_, _, e) | Sym::Cast(_, e) => f(e),
+            Sym::Binary(_, _, a, b) | Sym::Min(_, a, b) | Sym::Max(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            Sym::Select(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            Sym::Intrinsic(_, args) => args.iter().for_each(f),
+        }
+    }
+
     /// Whether the expression has more than `limit` nodes (counted without
     /// recursion, stopping at the limit).
     pub fn larger_than(&self, limit: usize) -> bool {
@@ -448,21 +471,7 @@ impl Sym {
             if count > limit {
                 return true;
             }
-            match s {
-                Sym::Int(..)
-                | Sym::Bool(_)
-                | Sym::Builtin(_)
-                | Sym::Param { .. }
-                | Sym::LoopVar { .. }
-                | Sym::Unknown(_) => {}
-                Sym::Unary(_, _, e) | Sym::Cast(_, e) => work.push(e),
-                Sym::Binary(_, _, a, b) | Sym::Min(_, a, b) | Sym::Max(_, a, b) => {
-                    work.push(a);
-                    work.push(b);
-                }
-                Sym::Select(c, a, b) => work.extend([&**c, &**a, &**b]),
-                Sym::Intrinsic(_, args) => work.extend(args.iter()),
-            }
+            s.for_each_child(|c| work.push(c));
         }
         false
     }
@@ -470,25 +479,7 @@ impl Sym {
     /// Calls `f` on this expression and every subexpression, parents first.
     pub fn walk(&self, f: &mut dyn FnMut(&Sym)) {
         f(self);
-        match self {
-            Sym::Int(..)
-            | Sym::Bool(_)
-            | Sym::Builtin(_)
-            | Sym::Param { .. }
-            | Sym::LoopVar { .. }
-            | Sym::Unknown(_) => {}
-            Sym::Unary(_, _, e) | Sym::Cast(_, e) => e.walk(f),
-            Sym::Binary(_, _, a, b) | Sym::Min(_, a, b) | Sym::Max(_, a, b) => {
-                a.walk(f);
-                b.walk(f);
-            }
-            Sym::Select(c, a, b) => {
-                c.walk(f);
-                a.walk(f);
-                b.walk(f);
-            }
-            Sym::Intrinsic(_, args) => args.iter().for_each(|a| a.walk(f)),
-        }
+        self.for_each_child(|c| c.walk(f));
     }
 
     /// The unknown leaves of the expression.
