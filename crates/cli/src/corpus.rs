@@ -76,6 +76,13 @@ pub fn run(args: CorpusArgs) -> Result<u8> {
         .par_iter()
         .filter_map(|f| run_one(f, args.engine))
         .collect();
+    if rows.is_empty() {
+        bail!(
+            "no annotated kernel under `{}`: corpus runs `.cu` files whose first line is `//pass` or `//xfail:REASON` (use `warpsafe check {}` for other CUDA files)",
+            args.dir.display(),
+            args.dir.display()
+        );
+    }
     let passed = rows.iter().filter(|r| r.ok).count();
     let failed = rows.len() - passed;
     match args.format {

@@ -26,9 +26,9 @@ pub struct InputArgs {
     /// Add a folder to the `#include "..."` search path.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
-    /// Only this kernel.
+    /// Only this kernel (repeatable: these kernels).
     #[arg(long, value_name = "NAME")]
-    pub kernel: Option<String>,
+    pub kernel: Vec<String>,
     /// Template arguments for a template kernel, comma separated: `float,256`.
     #[arg(long = "template-args", value_name = "ARGS", value_delimiter = ',')]
     pub template_args: Option<Vec<String>>,
@@ -58,7 +58,7 @@ impl InputArgs {
                 .iter()
                 .map(|p| p.display().to_string())
                 .collect(),
-            kernel: self.kernel.clone(),
+            kernels: self.kernel.clone(),
             template_args: self.template_args.clone(),
             ..KernelFlags::default()
         }
@@ -158,7 +158,7 @@ pub fn load_text(path: &Path, text: String, flags: &KernelFlags) -> Result<Loade
             defines: flags.defines.clone(),
             undefines: flags.undefines.clone(),
         },
-        kernel: flags.kernel.clone(),
+        kernels: flags.kernels.clone(),
         template_args: flags.template_args.clone(),
     };
     // The front end limits nesting depth; a large stack gives its recursive

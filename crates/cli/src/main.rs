@@ -7,10 +7,12 @@
 //! a bad flag, a missing file).
 
 mod check;
+mod color;
 mod corpus;
 mod explore;
 mod input;
 mod ir;
+mod merge;
 mod repair;
 
 use clap::{Parser, Subcommand};
@@ -31,9 +33,12 @@ struct Cli {
 enum Command {
     /// Print the kernel IR of a CUDA file (every kernel, or --kernel NAME).
     Ir(ir::IrArgs),
-    /// Check every kernel for data races, barrier divergence and failing
-    /// assertions with an SMT solver: a proof, or witnesses.
+    /// Check every kernel of files and folders for data races, barrier
+    /// divergence and failing assertions with an SMT solver: a proof, or
+    /// witnesses.
     Check(check::CheckArgs),
+    /// Join the JSON or SARIF outputs of `check --shard` runs into one.
+    Merge(merge::MergeArgs),
     /// Run every execution of each kernel on a concrete grid under the
     /// scoped RC11 memory model (small grids: exact, exponential).
     Explore(explore::ExploreArgs),
@@ -121,6 +126,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Ir(args) => ir::run(args),
         Command::Check(args) => check::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Corpus(args) => corpus::run(args),
         Command::Explore(args) => explore::run(args),
     };

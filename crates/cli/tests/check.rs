@@ -508,13 +508,17 @@ fn non_regular_and_oversized_sources_are_refused() {
     };
     for (path, why) in [
         (Path::new("/dev/zero"), "not a regular file"),
-        (dir.as_path(), "not a regular file"),
         (big.as_path(), "over the limit of 16 MiB"),
     ] {
         let (code, stderr) = run(path);
         assert_eq!(code, Some(2), "{}: {stderr}", path.display());
         assert!(stderr.contains(why), "{}: {stderr}", path.display());
     }
+    // A folder is searched: the oversized file in it is reported, and the
+    // run is not clean.
+    let (code, stderr) = run(&dir);
+    assert!(matches!(code, Some(1 | 2)), "{stderr}");
+    assert!(stderr.contains("over the limit of 16 MiB"), "{stderr}");
     let (_, stderr) = run(&includer);
     assert!(
         stderr.contains("cannot include `/dev/zero`: not a regular file"),

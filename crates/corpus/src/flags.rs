@@ -31,8 +31,8 @@ pub struct KernelFlags {
     pub undefines: Vec<String>,
     /// `-IDIR`, in order.
     pub include_dirs: Vec<String>,
-    /// `--kernel=NAME`: the kernel to verify.
-    pub kernel: Option<String>,
+    /// `--kernel=NAME` (repeatable): the kernels to verify; empty: all.
+    pub kernels: Vec<String>,
     /// `--template-args=int,256`: template arguments of the kernel, split at
     /// top-level commas.
     pub template_args: Option<Vec<String>>,
@@ -125,7 +125,7 @@ pub fn parse_flags(args: &[String]) -> Result<KernelFlags, FlagError> {
                 }
                 global_size = Some((flag, value, dims(flag, value)?));
             }
-            Meaning::Kernel => flags.kernel = Some(kernel_name(flag, value)?),
+            Meaning::Kernel => flags.kernels.push(kernel_name(flag, value)?),
             Meaning::TemplateArgs => {
                 flags.template_args = Some(template_args(flag, value)?);
             }
@@ -588,10 +588,10 @@ mod tests {
 
     #[test]
     fn kernel_name() {
-        assert_eq!(ok("--kernel=k1").kernel.as_deref(), Some("k1"));
-        assert_eq!(ok("--kernel k2").kernel.as_deref(), Some("k2"));
-        assert_eq!(ok("--kernel=ns::k").kernel.as_deref(), Some("ns::k"));
-        assert_eq!(ok("--kernel=a --kernel=b").kernel.as_deref(), Some("b"));
+        assert_eq!(ok("--kernel=k1").kernels, ["k1"]);
+        assert_eq!(ok("--kernel k2").kernels, ["k2"]);
+        assert_eq!(ok("--kernel=ns::k").kernels, ["ns::k"]);
+        assert_eq!(ok("--kernel=a --kernel=b").kernels, ["a", "b"]);
         assert!(matches!(err("--kernel="), FlagError::InvalidValue { .. }));
         assert!(matches!(
             err("--kernel='a b'"),

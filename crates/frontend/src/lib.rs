@@ -40,8 +40,8 @@ pub fn math_functions() -> impl Iterator<Item = &'static str> {
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub preproc: PreprocOptions,
-    /// Lower only this kernel (`--kernel NAME`).
-    pub kernel: Option<String>,
+    /// Lower only these kernels (`--kernel NAME`, repeatable); empty: all.
+    pub kernels: Vec<String>,
     /// Template arguments for template kernels (`--template-args`).
     pub template_args: Option<Vec<String>>,
 }
@@ -104,7 +104,7 @@ pub fn compile(
         .fns
         .iter()
         .filter(|f| f.is_kernel() && f.def.child_by_field_name("body").is_some())
-        .filter(|f| opts.kernel.as_ref().is_none_or(|k| *k == f.name))
+        .filter(|f| opts.kernels.is_empty() || opts.kernels.contains(&f.name))
         .collect();
     if kernels.is_empty() {
         let names: Vec<String> = items
@@ -113,14 +113,20 @@ pub fn compile(
             .filter(|f| f.is_kernel())
             .map(|f| f.name.clone())
             .collect();
-        let d = match &opts.kernel {
-            Some(k) if names.is_empty() => Diagnostic::error(
+        let wanted = opts
+            .kernels
+            .iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        let d = match opts.kernels.is_empty() {
+            false if names.is_empty() => Diagnostic::error(
                 "no-kernel",
-                format!("no kernel named `{k}`: the file defines no `__global__` function"),
+                format!("no kernel named {wanted}: the file defines no `__global__` function"),
             ),
-            Some(k) => Diagnostic::error("no-kernel", format!("no kernel named `{k}`"))
+            false => Diagnostic::error("no-kernel", format!("no kernel named {wanted}"))
                 .with_note(format!("kernels in this file: {}", names.join(", "))),
-            None => Diagnostic::error(
+            true => Diagnostic::error(
                 "no-kernel",
                 "no kernel: the file defines no `__global__` function",
             ),

@@ -45,7 +45,7 @@ fn lower(path: &Path) -> (Vec<Kernel>, bool) {
             defines: flags.defines.clone(),
             undefines: flags.undefines.clone(),
         },
-        kernel: flags.kernel.clone(),
+        kernels: flags.kernels.clone(),
         template_args: flags.template_args.clone(),
     };
     // The front end recurses over syntax; give it the stack the CLI gives.

@@ -72,6 +72,9 @@ pub struct RaceConfig {
     pub params: Vec<(String, i128)>,
     /// What the check assumes of C and of the launch.
     pub assumptions: Assumptions,
+    /// Stop after this many races (`--max-races`); the report says that
+    /// others may exist. `None`: every race.
+    pub max_races: Option<usize>,
 }
 
 /// What `check` assumes beyond the kernel's own preconditions; each can be
@@ -119,6 +122,7 @@ impl Default for RaceConfig {
             record_smt: false,
             params: Vec::new(),
             assumptions: Assumptions::default(),
+            max_races: None,
         }
     }
 }
@@ -144,6 +148,12 @@ impl RaceConfig {
     /// Sets [`RaceConfig::assumptions`].
     pub fn with_assumptions(mut self, assumptions: Assumptions) -> RaceConfig {
         self.assumptions = assumptions;
+        self
+    }
+
+    /// Sets [`RaceConfig::max_races`].
+    pub fn with_max_races(mut self, max_races: Option<usize>) -> RaceConfig {
+        self.max_races = max_races;
         self
     }
 }
@@ -228,13 +238,21 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         config.assumptions,
         unmodelled_synchronisation(kernel),
     );
+    check.max_races = config.max_races;
     let outcome = check.run();
     let Check {
         races,
         inconclusive,
         divergences,
+        stopped_early,
         ..
     } = check;
+    if stopped_early {
+        report.notes.push(format!(
+            "the check stopped after {} race(s) (--max-races): others may exist",
+            races.len()
+        ));
+    }
     if !divergences.is_empty() {
         report.verdict = Verdict::Divergent(divergences);
         return report;
@@ -714,6 +732,10 @@ pub(crate) struct Check<'k> {
     /// program order; false for races, which may happen before them).
     pub(crate) late_assumes: bool,
     pub(crate) assumptions: Assumptions,
+    /// Stop looking once this many races are found ([`RaceConfig::max_races`]).
+    max_races: Option<usize>,
+    /// The search stopped at `max_races`.
+    stopped_early: bool,
 }
 
 /// A solver with the global constants declared.
@@ -1220,6 +1242,8 @@ impl<'k> Check<'k> {
             divergences: Vec::new(),
             late_assumes: false,
             assumptions,
+            max_races: None,
+            stopped_early: false,
         }
     }
 
@@ -1254,6 +1278,10 @@ impl<'k> Check<'k> {
         let mut found: Vec<(PairOrder, Race)> = Vec::new();
         let mut done: HashSet<PairOrder> = HashSet::new();
         for group in batch::groups(self.kernel, &aligned) {
+            if self.max_races.is_some_and(|m| found.len() >= m) {
+                self.stopped_early = true;
+                break;
+            }
             loop {
                 match self.batch_query(sites, &group, &racy)? {
                     Outcome::Clear => break,
@@ -1321,6 +1349,10 @@ impl<'k> Check<'k> {
             }
         }
         found.sort_by(|a, b| a.0.cmp(&b.0));
+        if let Some(m) = self.max_races {
+            self.stopped_early |= found.len() > m;
+            found.truncate(m);
+        }
         self.races.extend(found.into_iter().map(|(_, r)| r));
         Ok(None)
     }

@@ -19,7 +19,8 @@
 //!               "block_dim": null|DIMS, "grid_dim": null|DIMS,   // when symbolic
 //!               "params": { NAME: int },
 //!               "loop_vars": [ { "thread": 1|2|null, "name", "value": int } ],
-//!               "index": int } } ],
+//!               "index": int,                 // the slot both threads access
+//!               "element": string } } ],     // it as C names it: "tile[17][0]"
 //!       "divergences": [ { "location": LOC, "reason",
 //!           "certainty": "provable"|"possible", "reasons": [string],
 //!           "threads": null|[THREAD, THREAD] } ],
@@ -43,13 +44,25 @@
 //! iteration)`). `protocol`, `aligned` and `smt` hold the `--dump` texts.
 //! An input that cannot be checked at all (a missing file, no kernel, an
 //! unknown `--param`, a missing solver) prints `{ "file", "error",
-//! "diagnostics" }` instead, with exit status 2. Invariant: the field names
-//! and nesting above are what `crates/cli/tests/check.rs` checks; change
-//! both together.
+//! "diagnostics" }` instead, with exit status 2.
+//!
+//! A run over several files, a folder or a shard prints
+//! `{ "solver", "files": [FILE], "summary": SUMMARY }`, where FILE is the
+//! object above without `solver` (or `{ "file", "error", "diagnostics" }`
+//! for a file that could not be read) and SUMMARY = `{ "files", "kernels",
+//! "drf", "racy", "divergent", "unknown", "assertion_failures",
+//! "file_errors" }`. `warpsafe merge` joins such outputs (shards) into one
+//! of the same shape: files ordered by path, the kernels of a file that
+//! several shards checked ordered by name.
+//! Invariant: the field names and nesting above are what
+//! `crates/cli/tests/check.rs` checks; change both together.
 
-use super::KernelResult;
+use super::summary::Counts;
+use super::{KernelResult, Unit};
+use anyhow::{bail, Result};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
+use serde_json::{json, Value};
 use std::path::Path;
 use warpsafe_ir::Span;
 use warpsafe_report::JsonDiagnostic;
@@ -133,6 +146,7 @@ struct WitnessJson<'a> {
     params: Params<'a>,
     loop_vars: Vec<LoopJson<'a>>,
     index: i128,
+    element: String,
 }
 
 /// Parameter values as a JSON object, in the kernel's parameter order.
@@ -199,6 +213,93 @@ pub fn run(
         diagnostics,
     };
     serde_json::to_string_pretty(&run).unwrap_or_else(|e| error(file, &e.to_string(), &[]))
+}
+
+/// One file of a many-file run.
+#[derive(Serialize)]
+struct FileJson<'a> {
+    file: String,
+    kernels: Vec<KernelJson<'a>>,
+    diagnostics: Vec<JsonDiagnostic>,
+}
+
+/// A run over several files (see the module doc for the shape).
+pub fn many(solver: SolverKind, units: &[Unit], results: &[Vec<KernelResult<'_>>]) -> String {
+    let files: Vec<Value> = units
+        .iter()
+        .zip(results)
+        .map(|(u, rs)| {
+            let file = u.path.display().to_string();
+            let diagnostics = u.diagnostics_json();
+            match &u.loaded {
+                Ok(l) => serde_json::to_value(FileJson {
+                    file,
+                    kernels: rs.iter().map(|r| kernel(r, &l.sources)).collect(),
+                    diagnostics,
+                }),
+                Err(e) => Ok(json!({ "file": file, "error": e, "diagnostics": diagnostics })),
+            }
+            .unwrap_or_else(|e| json!({ "file": u.path.display().to_string(), "error": e.to_string(), "diagnostics": [] }))
+        })
+        .collect();
+    many_json(solver.name(), files)
+}
+
+fn many_json(solver: &str, files: Vec<Value>) -> String {
+    let summary = Counts::of_json(&files);
+    let out = json!({ "solver": solver, "files": files, "summary": summary });
+    serde_json::to_string_pretty(&out).expect("invariant: JSON values serialise")
+}
+
+/// Joins JSON outputs of `check` (shards of one run, one-file or
+/// many-file): see the module doc.
+pub fn merge(inputs: &[(String, Value)]) -> Result<String> {
+    let mut solver: Option<String> = None;
+    let mut files: Vec<Value> = Vec::new();
+    for (name, v) in inputs {
+        let entries: Vec<Value> = match (v.get("files"), v.get("file")) {
+            (Some(Value::Array(fs)), _) => fs.clone(),
+            (None, Some(_)) => {
+                let mut one = v.clone();
+                if let Some(m) = one.as_object_mut() {
+                    m.remove("solver");
+                }
+                vec![one]
+            }
+            _ => bail!("`{name}` is not the JSON output of `warpsafe check`"),
+        };
+        if let Some(s) = v.get("solver").and_then(Value::as_str) {
+            match &solver {
+                Some(t) if t != s => {
+                    bail!("`{name}` was checked with {s}, an earlier input with {t}")
+                }
+                _ => solver = Some(s.to_string()),
+            }
+        }
+        for e in entries {
+            let Some(path) = e.get("file").and_then(Value::as_str).map(str::to_string) else {
+                bail!("`{name}` has a file entry without a `file`");
+            };
+            match files.iter_mut().find(|f| f["file"] == path.as_str()) {
+                None => files.push(e),
+                Some(f) => {
+                    let more = e["kernels"].as_array().cloned().unwrap_or_default();
+                    if let Some(ks) = f.get_mut("kernels").and_then(Value::as_array_mut) {
+                        ks.extend(more);
+                    } else if !more.is_empty() {
+                        f["kernels"] = Value::Array(more);
+                    }
+                }
+            }
+        }
+    }
+    files.sort_by(|a, b| a["file"].as_str().cmp(&b["file"].as_str()));
+    for f in &mut files {
+        if let Some(ks) = f.get_mut("kernels").and_then(Value::as_array_mut) {
+            ks.sort_by(|a, b| a["kernel"].as_str().cmp(&b["kernel"].as_str()));
+        }
+    }
+    Ok(many_json(solver.as_deref().unwrap_or("z3"), files))
 }
 
 /// A run that could not check anything.
@@ -310,6 +411,7 @@ fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
                     params: Params(&w.params),
                     loop_vars: loop_vars(&w.loop_vars),
                     index: w.index,
+                    element: super::text::element(r.kernel, race.array, w.index),
                 }),
             }
         })

@@ -1,26 +1,51 @@
-//! `warpsafe check FILE`: the static data-race check of every kernel
-//! (seeds 001, 002, 004; the engine is `warpsafe-static`).
+//! `warpsafe check FILE...`: the static data-race check of every kernel
+//! (seeds 001, 002, 004; the engine is `warpsafe-static`) of one file, of
+//! several, or of every `.cu`/`.cuh` file under folders.
 //!
-//! Modules: `text` (the report for people) and `json` (`--format json`,
-//! its shape documented there). `--dump protocol|aligned|smt` adds
-//! intermediate stages; `--solver z3|cvc5` picks the SMT solver, which
-//! must be installed (checked before any kernel, with how to install it).
+//! Flow: `paths` lists the files; the front end reads them in parallel;
+//! `config` (a project file) and the flags fix each kernel's launch and
+//! parameters; `shard` picks this job's share; `ordered` checks the
+//! kernels on all cores and streams their `text` reports in a fixed
+//! order, with a `progress` line on a terminal; then `json` or `sarif`
+//! print the whole run, or `summary` a table of it (runs over several
+//! files). `--dump protocol|aligned|smt` adds intermediate stages;
+//! `--solver z3|cvc5` picks the SMT solver, which must be installed
+//! (checked before any kernel, with how to install it).
+//!
+//! A run over one file prints what it always did (no file headers, no
+//! table, the one-file JSON shape); a run over several files, a folder or
+//! a shard prints a `==> FILE <==` header before each file's kernels, the
+//! summary table, and the many-file JSON shape. There, files without any
+//! kernel (headers, host code) are skipped.
 //!
 //! Exit status: 1 when a race, a divergent barrier or a failing assertion
 //! is found; otherwise 2 when a kernel or an assertion is UNKNOWN, the
 //! input has errors, the solver is missing or no kernel was checked; 0
-//! when every kernel is DRF (no data race or barrier divergence) and every
-//! assertion holds.
+//! when every kernel is DRF (no data race and no barrier divergence) and
+//! every assertion holds.
 
+mod config;
 mod json;
+mod ordered;
+mod paths;
+mod progress;
+mod sarif;
+mod shard;
+mod summary;
 mod text;
 
+pub use json::merge as merge_json;
+pub use sarif::merge as merge_sarif;
+
 use crate::exit;
-use crate::input::{load, InputArgs};
+use crate::input::{load, InputArgs, Loaded};
 use anyhow::{anyhow, Result};
 use clap::Args;
-use std::path::PathBuf;
-use std::time::Duration;
+use config::Config;
+use rayon::prelude::*;
+use shard::Shard;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 use warpsafe_ir::Kernel;
 use warpsafe_smt::{SolverConfig, SolverKind};
 use warpsafe_static::{
@@ -46,8 +71,9 @@ pub enum FailOn {
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The CUDA file (.cu or .cuh).
-    pub file: PathBuf,
+    /// CUDA files (.cu, .cuh) and folders, searched for them.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub input: InputArgs,
     /// Seconds allowed to each solver query (0: no limit; at most
@@ -97,6 +123,24 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Kernels checked at once (default: one per core).
+    #[arg(long, short = 'j', value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// Check only share I of N of the kernels (numbered from 1), for a CI
+    /// matrix or a job array; `warpsafe merge` joins the shards' outputs.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// A project file with per-kernel launches and parameters (TOML, or
+    /// JSON when it ends in .json). Default: ./warpsafe.toml, if present.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Stop a kernel's check after N races (0: report every race).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_races: usize,
+    /// Colour in text output.
+    #[arg(long, value_enum, default_value_t = crate::color::ColorChoice::Auto)]
+    pub color: crate::color::ColorChoice,
 }
 
 pub fn param(s: &str) -> Result<(String, i128), String> {
@@ -147,6 +191,8 @@ impl SolverChoice {
 pub enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning and IDEs.
+    Sarif,
 }
 
 /// One kernel's report with the dumps asked for.
@@ -157,6 +203,8 @@ pub struct KernelResult<'a> {
     pub protocol: Option<String>,
     /// `--dump aligned`.
     pub aligned: Option<String>,
+    /// Wall-clock time of the check.
+    pub seconds: f64,
 }
 
 impl KernelResult<'_> {
@@ -198,10 +246,111 @@ impl KernelResult<'_> {
     }
 }
 
-pub fn run(args: CheckArgs) -> Result<u8> {
-    let mut loaded =
-        load(&args.file, &args.input.to_flags()).map_err(|e| input_error(&args, e, &[]))?;
+/// One file of the run after the front end.
+pub struct Unit {
+    pub path: PathBuf,
+    /// The front end's output, or why the file could not be read.
+    pub loaded: Result<Loaded, String>,
+    /// Parameter values per kernel (the project file's, then `--param`).
+    pub params: Vec<Vec<(String, i128)>>,
+}
+
+impl Unit {
+    /// A file with no kernel at all and no other error: a header or host
+    /// code, skipped in a run over many files.
+    fn without_kernels(&self) -> bool {
+        self.loaded.as_ref().is_ok_and(|l| {
+            l.output.module.kernels.is_empty()
+                && l.output
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .all(|d| d.code == "no-kernel")
+        })
+    }
+
+    fn diagnostics_json(&self) -> Vec<warpsafe_report::JsonDiagnostic> {
+        match &self.loaded {
+            Ok(l) => l
+                .output
+                .diagnostics
+                .iter()
+                .map(|d| warpsafe_report::diagnostic_json(&l.sources, d))
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+/// The project file: `--config`, or `warpsafe.toml` in the current folder.
+fn project_config(args: &CheckArgs) -> Result<Option<Config>> {
+    match &args.config {
+        Some(p) => Config::read(p).map(Some),
+        None if Path::new(config::DEFAULT_NAME).is_file() => {
+            Config::read(Path::new(config::DEFAULT_NAME)).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+/// Reads one file and fixes each kernel's launch and parameters.
+fn load_unit(path: &Path, args: &CheckArgs, config: Option<&Config>) -> Unit {
+    let mut flags = args.input.to_flags();
+    if let Some(c) = config {
+        flags
+            .include_dirs
+            .extend(c.include.iter().map(|p| p.display().to_string()));
+        for d in &c.define {
+            let (n, v) = match d.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (d.clone(), None),
+            };
+            if !flags.defines.iter().any(|(m, _)| *m == n) {
+                flags.defines.push((n, v));
+            }
+        }
+    }
+    let mut loaded = match load(path, &flags) {
+        Ok(l) => l,
+        Err(e) => {
+            return Unit {
+                path: path.to_path_buf(),
+                loaded: Err(format!("{e:#}")),
+                params: Vec::new(),
+            }
+        }
+    };
+    let mut params = Vec::new();
     for k in &mut loaded.output.module.kernels {
+        let mut kernel_params = Vec::new();
+        if let Some(c) = config {
+            let s = c.for_kernel(path, &k.name);
+            let from = format!("from {}", c.path.display());
+            if args.input.block_dim.is_none() {
+                if let Some(b) = s.block_dim {
+                    k.launch.block = Some(b);
+                    k.launch.notes.retain(|(n, _)| !n.starts_with("blockDim"));
+                    k.launch.notes.push((format!("blockDim {from}"), None));
+                }
+            }
+            if args.input.grid_dim.is_none() {
+                if let Some(g) = s.grid_dim {
+                    k.launch.grid = Some(g);
+                    k.launch.notes.retain(|(n, _)| !n.starts_with("gridDim"));
+                    k.launch.notes.push((format!("gridDim {from}"), None));
+                }
+            }
+            let has_param = |name: &str| {
+                k.vars
+                    .iter()
+                    .any(|v| v.kind == warpsafe_ir::VarKind::Param && v.name == name)
+            };
+            kernel_params.extend(s.params.into_iter().filter(|(n, _)| has_param(n)));
+        }
+        for (n, v) in &args.params {
+            kernel_params.retain(|(m, _)| m != n);
+            kernel_params.push((n.clone(), *v));
+        }
         if args.all_dims {
             k.launch.forget_inferred();
         }
@@ -210,40 +359,106 @@ pub fn run(args: CheckArgs) -> Result<u8> {
                 .notes
                 .push((THREADS_ALONG_X_NOTE.to_string(), None));
         }
+        params.push(kernel_params);
     }
-    let out = &loaded.output;
-    let src = &loaded.sources;
-    if !out.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            warpsafe_report::render_diagnostics(src, &out.diagnostics)
-        );
+    Unit {
+        path: path.to_path_buf(),
+        loaded: Ok(loaded),
+        params,
     }
-    let diagnostics: Vec<_> = out
-        .diagnostics
-        .iter()
-        .map(|d| warpsafe_report::diagnostic_json(src, d))
+}
+
+/// The solver settings every kernel shares.
+fn race_config(args: &CheckArgs) -> RaceConfig {
+    let timeout = (args.timeout > 0).then(|| Duration::from_secs(args.timeout));
+    RaceConfig {
+        solver: SolverConfig::new(args.solver.kind()).with_logic("QF_BV"),
+        ..RaceConfig::default()
+    }
+    .with_timeout(timeout)
+    .with_transcript(args.dump.contains(&Dump::Smt))
+    .with_max_races((args.max_races > 0).then_some(args.max_races))
+    .with_assumptions(Assumptions {
+        signed_wrap: args.signed_wrap,
+        huge_grids: args.huge_grids,
+        only_intra_group: args.only_intra_group,
+    })
+}
+
+pub fn run(args: CheckArgs) -> Result<u8> {
+    let first = args.files[0].clone();
+    let early = |e: anyhow::Error| input_error(&args, &first, e, &[]);
+    let config = project_config(&args).map_err(early)?;
+    let paths = paths::expand(&args.files).map_err(early)?;
+    let many = paths.len() != 1 || args.files.iter().any(|f| f.is_dir()) || args.shard.is_some();
+    if paths.is_empty() {
+        return Err(early(anyhow!(
+            "no `.cu` or `.cuh` file under {}",
+            args.files
+                .iter()
+                .map(|f| format!("`{}`", f.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let mut units: Vec<Unit> = paths
+        .par_iter()
+        .map(|p| load_unit(p, &args, config.as_ref()))
         .collect();
-    if out.module.kernels.is_empty() {
-        let e = match out.diagnostics.iter().find(|d| d.is_error()) {
-            Some(d) => anyhow!("no kernel could be checked: {}", d.message),
-            None => anyhow!("no `__global__` kernel in `{}`", args.file.display()),
-        };
-        if args.format == Format::Text && out.has_errors() {
-            // The diagnostics above say why.
-            return Ok(exit::UNUSABLE);
+    if many {
+        units.retain(|u| !u.without_kernels());
+    }
+    let color = args.color.enabled_on_stdout();
+    // Diagnostics first, file by file.
+    for u in &units {
+        match &u.loaded {
+            Ok(l) if !l.output.diagnostics.is_empty() => eprint!(
+                "{}",
+                warpsafe_report::render_diagnostics(&l.sources, &l.output.diagnostics)
+            ),
+            Ok(_) => {}
+            Err(e) if many => eprintln!("error: {e}"),
+            Err(_) => {}
         }
-        return Err(input_error(&args, e, &diagnostics));
+    }
+    if !many {
+        let u = &units[0];
+        let diagnostics = u.diagnostics_json();
+        let l = match &u.loaded {
+            Ok(l) => l,
+            Err(e) => return Err(input_error(&args, &u.path, anyhow!("{e}"), &diagnostics)),
+        };
+        if l.output.module.kernels.is_empty() {
+            let e = match l.output.diagnostics.iter().find(|d| d.is_error()) {
+                Some(d) => anyhow!("no kernel could be checked: {}", d.message),
+                None => anyhow!("no `__global__` kernel in `{}`", u.path.display()),
+            };
+            if args.format == Format::Text && l.output.has_errors() {
+                // The diagnostics above say why.
+                return Ok(exit::UNUSABLE);
+            }
+            return Err(input_error(&args, &u.path, e, &diagnostics));
+        }
     }
     for (name, _) in &args.params {
-        let known = out.module.kernels.iter().any(|k| {
-            k.vars
-                .iter()
-                .any(|v| v.kind == warpsafe_ir::VarKind::Param && v.name == *name)
-        });
+        let known = units
+            .iter()
+            .filter_map(|u| u.loaded.as_ref().ok())
+            .any(|l| {
+                l.output.module.kernels.iter().any(|k| {
+                    k.vars
+                        .iter()
+                        .any(|v| v.kind == warpsafe_ir::VarKind::Param && v.name == *name)
+                })
+            });
         if !known {
             let e = anyhow!("--param {name}: no kernel has a scalar parameter named `{name}`");
-            return Err(input_error(&args, e, &diagnostics));
+            return Err(input_error(
+                &args,
+                &units[0].path,
+                e,
+                &units[0].diagnostics_json(),
+            ));
         }
     }
     let kind = args.solver.kind();
@@ -255,51 +470,128 @@ pub fn run(args: CheckArgs) -> Result<u8> {
                 SolverKind::Cvc5 => "z3",
             }
         );
-        return Err(input_error(&args, e, &diagnostics));
+        return Err(input_error(
+            &args,
+            &units[0].path,
+            e,
+            &units[0].diagnostics_json(),
+        ));
     }
-    let timeout = (args.timeout > 0).then(|| Duration::from_secs(args.timeout));
-    let config = RaceConfig {
-        solver: SolverConfig::new(kind).with_logic("QF_BV"),
-        ..RaceConfig::default()
-    }
-    .with_timeout(timeout)
-    .with_transcript(args.dump.contains(&Dump::Smt))
-    .with_params(args.params.clone())
-    .with_assumptions(Assumptions {
-        signed_wrap: args.signed_wrap,
-        huge_grids: args.huge_grids,
-        only_intra_group: args.only_intra_group,
-    });
-    let mut results = Vec::new();
-    for k in &out.module.kernels {
-        let r = check_one(k, &args, &config, src);
-        // Text reports appear as each kernel finishes.
-        if args.format == Format::Text {
-            print!("{}", text::kernel(&r, src));
+    // Every kernel of the run, in order; this shard's share.
+    let jobs: Vec<(usize, usize)> = units
+        .iter()
+        .enumerate()
+        .flat_map(|(u, unit)| {
+            let n = unit
+                .loaded
+                .as_ref()
+                .map_or(0, |l| l.output.module.kernels.len());
+            (0..n).map(move |k| (u, k))
+        })
+        .enumerate()
+        .filter(|(i, _)| args.shard.is_none_or(|s| s.takes(*i)))
+        .map(|(_, job)| job)
+        .collect();
+    let base = race_config(&args);
+    let workers = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let progress = progress::Progress::start(jobs.len());
+    let mut shown_unit = None;
+    let results = ordered::run(
+        jobs.len(),
+        workers,
+        |i| {
+            let (u, k) = jobs[i];
+            let unit = &units[u];
+            let l = unit
+                .loaded
+                .as_ref()
+                .expect("invariant: jobs come from files the front end read");
+            let kernel = &l.output.module.kernels[k];
+            let name = progress.started(&unit.path, &kernel.name);
+            let config = base.clone().with_params(unit.params[k].clone());
+            let r = check_one(kernel, &args, &config, &l.sources);
+            progress.finished(&name);
+            r
+        },
+        |i, r| {
+            if args.format != Format::Text {
+                return;
+            }
+            let (u, _) = jobs[i];
+            let unit = &units[u];
+            let l = unit
+                .loaded
+                .as_ref()
+                .expect("invariant: jobs come from files the front end read");
+            let mut out = String::new();
+            if many && shown_unit != Some(u) {
+                if shown_unit.is_some() {
+                    out.push('\n');
+                }
+                out.push_str(&format!("==> {} <==\n", unit.path.display()));
+                shown_unit = Some(u);
+            }
+            out.push_str(&text::kernel(r, &l.sources, args.max_races, color));
+            progress.print(&out);
+        },
+    );
+    progress.finish();
+    let per_unit = group_by_unit(&units, &jobs, results);
+    match args.format {
+        Format::Json if many => println!("{}", json::many(kind, &units, &per_unit)),
+        Format::Json => {
+            let u = &units[0];
+            let l = u.loaded.as_ref().expect("invariant: checked above");
+            println!(
+                "{}",
+                json::run(
+                    &u.path,
+                    kind,
+                    &per_unit[0],
+                    &u.diagnostics_json(),
+                    &l.sources
+                )
+            );
         }
-        results.push(r);
+        Format::Sarif => println!("{}", sarif::log(&units, &per_unit)),
+        Format::Text if many => print!("{}", summary::table(&units, &per_unit)),
+        Format::Text => {}
     }
-    if args.format == Format::Json {
-        println!(
-            "{}",
-            json::run(&args.file, kind, &results, &diagnostics, src)
-        );
-    }
+    let all = || per_unit.iter().flatten();
     // Only certain findings fail the run by default: *possible* ones are
     // "not proven, no certain bug" (2), unless `--fail-on possible`.
     let found = match args.fail_on {
-        FailOn::Provable => results.iter().any(KernelResult::found_provable),
-        FailOn::Possible => results.iter().any(KernelResult::found),
+        FailOn::Provable => all().any(KernelResult::found_provable),
+        FailOn::Possible => all().any(KernelResult::found),
     };
-    let possible = results.iter().any(KernelResult::found);
-    let unknown = results.iter().any(KernelResult::unknown);
+    let possible = all().any(KernelResult::found);
+    let unknown = all().any(KernelResult::unknown);
+    let errors = units
+        .iter()
+        .any(|u| u.loaded.as_ref().map_or(true, |l| l.output.has_errors()));
     Ok(if found {
         exit::FOUND
-    } else if possible || unknown || out.has_errors() {
+    } else if possible || unknown || errors || jobs.is_empty() {
         exit::UNUSABLE
     } else {
         exit::OK
     })
+}
+
+/// The results of each unit, in the units' order.
+fn group_by_unit<'a>(
+    units: &[Unit],
+    jobs: &[(usize, usize)],
+    results: Vec<KernelResult<'a>>,
+) -> Vec<Vec<KernelResult<'a>>> {
+    let mut per_unit: Vec<Vec<KernelResult<'a>>> = units.iter().map(|_| Vec::new()).collect();
+    for ((u, _), r) in jobs.iter().zip(results) {
+        per_unit[*u].push(r);
+    }
+    per_unit
 }
 
 /// Infers, dumps and checks one kernel.
@@ -309,6 +601,7 @@ fn check_one<'a>(
     config: &RaceConfig,
     src: &warpsafe_source::SourceMap,
 ) -> KernelResult<'a> {
+    let start = Instant::now();
     let kp = match infer(k) {
         Ok(kp) => kp,
         Err(e) => {
@@ -326,6 +619,7 @@ fn check_one<'a>(
                 },
                 protocol: None,
                 aligned: None,
+                seconds: start.elapsed().as_secs_f64(),
             }
         }
     };
@@ -337,26 +631,28 @@ fn check_one<'a>(
         .dump
         .contains(&Dump::Aligned)
         .then(|| print_aligned(k, &kp, config, src));
+    let report = check_protocol(k, &kp, config);
     KernelResult {
         kernel: k,
-        report: check_protocol(k, &kp, config),
+        report,
         protocol,
         aligned,
+        seconds: start.elapsed().as_secs_f64(),
     }
 }
 
 /// An unusable input (exit 2); with `--format json` also reported as a
-/// JSON object on stdout.
+/// JSON object on stdout, with `--format sarif` as a run that failed.
 fn input_error(
     args: &CheckArgs,
+    file: &Path,
     e: anyhow::Error,
     diagnostics: &[warpsafe_report::JsonDiagnostic],
 ) -> anyhow::Error {
-    if args.format == Format::Json {
-        println!(
-            "{}",
-            json::error(&args.file, &format!("{e:#}"), diagnostics)
-        );
+    match args.format {
+        Format::Json => println!("{}", json::error(file, &format!("{e:#}"), diagnostics)),
+        Format::Sarif => println!("{}", sarif::error(&format!("{e:#}"))),
+        Format::Text => {}
     }
     e
 }
