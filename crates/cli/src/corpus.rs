@@ -10,7 +10,6 @@ use crate::exit;
 use crate::input::load;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -72,10 +71,18 @@ pub fn run(args: CorpusArgs) -> Result<u8> {
         .map(|e| e.into_path())
         .collect();
     files.sort();
-    let rows: Vec<Row> = files
-        .par_iter()
-        .filter_map(|f| run_one(f, args.engine))
-        .collect();
+    // Worker threads with a large stack (the engines recurse over
+    // expressions), one per core.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let rows: Vec<Row> = crate::ordered::run(
+        files.len(),
+        workers,
+        |i| run_one(&files[i], args.engine),
+        |_, _| {},
+    )
+    .into_iter()
+    .flatten()
+    .collect();
     if rows.is_empty() {
         bail!(
             "no annotated kernel under `{}`: corpus runs `.cu` files whose first line is `//pass` or `//xfail:REASON` (use `warpsafe check {}` for other CUDA files)",

@@ -22,7 +22,7 @@ pub struct IrArgs {
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Stage {
-    /// Each kernel's memory access protocol (seed 002, section 3).
+    /// Each kernel's memory access protocol.
     Protocol,
 }
 

@@ -13,6 +13,7 @@ mod explore;
 mod input;
 mod ir;
 mod merge;
+mod ordered;
 mod repair;
 
 use clap::{Parser, Subcommand};

@@ -58,7 +58,7 @@ pub fn run(args: &ExploreArgs, inputs: &Inputs) -> Result<u8> {
         .with_context(|| format!("cannot read `{}`", path.display()))?;
     let flags = inputs.flags(&args.input);
     let config = args.config(args.max_executions);
-    println!("engine: DPOR under scoped RC11, repairing races (seed 000 §5.3)");
+    println!("engine: DPOR under scoped RC11, repairing races");
     let mut text = original.clone();
     let mut total_races = 0;
     let mut total_lines = 0;
@@ -127,7 +127,7 @@ pub fn run(args: &ExploreArgs, inputs: &Inputs) -> Result<u8> {
         println!("no race: nothing to repair");
         return Ok(exit::OK);
     }
-    let name = path.display().to_string();
+    let name = diff_path(path);
     let diff = similar::TextDiff::from_lines(&original, &text);
     print!(
         "{}",
@@ -347,4 +347,22 @@ fn changed_lines(old: &str, new: &str) -> usize {
         .iter_all_changes()
         .filter(|c| c.tag() == similar::ChangeTag::Insert)
         .count()
+}
+
+/// The path a diff names: relative to the working directory, so that `git
+/// apply` (which strips `a/` and `b/` and refuses absolute paths) and
+/// `patch -p1` take the diff from where warpsafe ran. A file outside the
+/// working directory keeps its path as given.
+fn diff_path(path: &std::path::Path) -> String {
+    let relative = std::env::current_dir().ok().and_then(|cwd| {
+        let abs = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            cwd.join(path)
+        };
+        let abs = abs.canonicalize().ok()?;
+        let cwd = cwd.canonicalize().ok()?;
+        abs.strip_prefix(&cwd).ok().map(|p| p.display().to_string())
+    });
+    relative.unwrap_or_else(|| path.display().to_string())
 }

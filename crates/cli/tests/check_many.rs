@@ -405,3 +405,83 @@ fn opencl_and_empty_folders_are_refused() {
     assert!(stderr.contains("no annotated kernel under"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_divergence_names_the_parameters_that_decide_it() {
+    let v = json_of(&mut warpsafe(&[
+        "check",
+        "tests/kernels/constructs/barrier_divergence_parameter.cu",
+        "--block-dim=64",
+        "--format=json",
+    ]));
+    let d = &v["kernels"][0]["divergences"][0];
+    let n = d["params"]["n"].as_i64().expect("n is named");
+    let t: Vec<i64> = d["threads"]
+        .as_array()
+        .expect("two threads")
+        .iter()
+        .map(|t| t["thread_idx"][0].as_i64().expect("x"))
+        .collect();
+    // One thread below n, the other not.
+    assert!((t[0] < n) != (t[1] < n), "{d:#}");
+    assert!((1..64).contains(&n), "{d:#}");
+}
+
+#[test]
+fn sarif_of_a_project() {
+    assert_cmd_snapshot!(project(&["--format", "sarif"]));
+}
+
+#[test]
+fn colour_off_and_flag_spellings() {
+    let file = "tests/kernels/constructs/shared_1d_reduction_missing_sync.cu";
+    assert_cmd_snapshot!(
+        "colour_never",
+        warpsafe(&[
+            "check",
+            file,
+            "--blockDim=64",
+            "--gridDim=1",
+            "--color",
+            "never"
+        ])
+    );
+    // warpsafe's flags in `--flag=value` form, a GPUVerify spelling, a
+    // GPUVerify no-op option dropped by name.
+    assert_cmd_snapshot!(
+        "flag_spellings",
+        warpsafe(&[
+            "check",
+            file,
+            "--block-dim=64",
+            "--gridDim=1",
+            "--timeout=30",
+            "--solver=z3",
+            "--max-races=1",
+            "--fail-on=possible",
+            "--no-inline",
+            "--color=never",
+        ])
+    );
+}
+
+#[test]
+fn kernels_named_on_the_command_line() {
+    // Two names across a folder: only those kernels, and the others'
+    // files are skipped.
+    let (code, stdout, stderr) = stdout_of(&mut project(&[
+        "--kernel",
+        "scale",
+        "--kernel",
+        "transposeTile",
+    ]));
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("2 kernels in 2 files: 2 DRF"), "{stdout}");
+    assert!(!stdout.contains("histogram"), "{stdout}");
+    let (code, _, stderr) = stdout_of(&mut project(&["--kernel", "nope"]));
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("no kernel named `nope` in the 4 file(s)"),
+        "{stderr}"
+    );
+}

@@ -398,3 +398,27 @@ fn dpor_and_the_reference_enumerator_agree() {
         assert_eq!(states(d), states(r), "{name}");
     }
 }
+
+/// `--repair` prints a diff whose paths are relative to the working
+/// directory, as `git apply` and `patch -p1` want, even when the file was
+/// named by an absolute path.
+#[test]
+fn repair_diffs_name_the_file_relative_to_the_working_directory() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let file = root
+        .join("tests/kernels/repair/plain_counter.cu")
+        .canonicalize()
+        .expect("invariant: the kernel exists");
+    let out = std::process::Command::new(insta_cmd::get_cargo_bin("warpsafe"))
+        .current_dir(file.parent().expect("a folder"))
+        .args(["explore", "--blockDim=1", "--gridDim=2", "--repair"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("\n--- a/plain_counter.cu\n+++ b/plain_counter.cu\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("seed 0"), "{stdout}");
+}

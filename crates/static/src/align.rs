@@ -97,7 +97,7 @@
 
 use crate::protocol::{Access, ForLoop, Proto, SyncKind};
 use crate::sym::Sym;
-use crate::verdict::{Certainty, Divergence, ThreadId};
+use crate::verdict::{Certainty, Divergence, DivergenceWitness};
 use warpsafe_ir::BinOp;
 use warpsafe_ir::Span;
 
@@ -224,7 +224,7 @@ pub(crate) enum Uniformity {
     Uniform,
     /// The solver found two threads that disagree.
     Differs {
-        threads: Option<[ThreadId; 2]>,
+        threads: Option<DivergenceWitness>,
         certainty: Certainty,
     },
     /// Neither (timeout, encoding failure).
@@ -242,9 +242,13 @@ impl<E> From<E> for AlignError<E> {
 fn divergence(
     span: Span,
     reason: &str,
-    threads: Option<[ThreadId; 2]>,
+    witness: Option<DivergenceWitness>,
     certainty: Certainty,
 ) -> Divergence {
+    let (threads, params) = match witness {
+        Some(w) => (Some(w.threads), w.params),
+        None => (None, Vec::new()),
+    };
     Divergence {
         span,
         reason: reason
@@ -252,6 +256,7 @@ fn divergence(
             .replace("may differ", "differs")
             .replace(" (possible barrier divergence)", ""),
         threads,
+        params,
         certainty,
     }
 }
@@ -1000,7 +1005,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     self.record(divergence(
                         b,
                         LOOP_DIVERGENCE_REASON,
-                        threads,
+                        threads.clone(),
                         certainty.clone(),
                     ));
                 }

@@ -48,8 +48,8 @@ use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
 use crate::stride::{self, Constants};
 use crate::sym::{Sym, UnknownReason};
 use crate::verdict::{
-    Certainty, Divergence, KernelReport, LoopValue, Race, RaceAccess, RaceScope, ThreadId, Verdict,
-    Witness,
+    Certainty, Divergence, DivergenceWitness, KernelReport, LoopValue, Race, RaceAccess, RaceScope,
+    ThreadId, Verdict, Witness,
 };
 use warpsafe_ir::{ArrayOrigin, BinOp, Kernel, LoopId, MemSpace, ScalarTy, Scope, Span, VarKind};
 use warpsafe_smt::{
@@ -1039,6 +1039,7 @@ impl Check<'_> {
     ) -> Result<Uniformity, Fatal> {
         let n = self.queries;
         self.queries += 1;
+        let self_kernel = self.kernel;
         let s = self.session()?;
         let entered = enter_context(s, n, sync_loops);
         s.solver.push()?;
@@ -1066,8 +1067,16 @@ impl Check<'_> {
             Ok(CheckResult::Unsat) => Ok(Uniformity::Uniform),
             Ok(CheckResult::Sat) => {
                 // Two threads (of one block, with `same_block`) that
-                // disagree: a divergence.
-                let threads = divergence_threads(s).ok();
+                // disagree: a divergence, with the parameters it reads.
+                let mut read = Vec::new();
+                for v in values.iter().copied().chain(guards) {
+                    v.walk(&mut |x| {
+                        if let Sym::Param { var, .. } = x {
+                            read.push(self_kernel.var(*var).name.clone());
+                        }
+                    });
+                }
+                let threads = divergence_witness(s, &read).ok();
                 let certainty = if approximate {
                     Certainty::Possible {
                         reasons: vec![
@@ -1108,13 +1117,21 @@ impl Check<'_> {
     }
 }
 
-/// Both threads' ids from the model of a satisfiable query.
-fn divergence_threads(s: &mut Session) -> Result<[ThreadId; 2], SmtError> {
+/// Both threads' ids, and the values of the parameters named in `read`,
+/// from the model of a satisfiable query.
+fn divergence_witness(s: &mut Session, read: &[String]) -> Result<DivergenceWitness, SmtError> {
     let mut terms = Vec::new();
     for t in &s.globals.threads {
         terms.extend(t.block_idx.iter().cloned());
         terms.extend(t.thread_idx.iter().cloned());
     }
+    let params: Vec<&(String, ScalarTy, Term)> = s
+        .globals
+        .params
+        .iter()
+        .filter(|(name, _, _)| read.contains(name))
+        .collect();
+    terms.extend(params.iter().map(|p| p.2.clone()));
     let v = s.solver.get_values(&terms)?;
     let u = |i: usize| match v.get(i) {
         Some(warpsafe_smt::Value::BitVec { value, .. }) => *value as u64,
@@ -1124,7 +1141,25 @@ fn divergence_threads(s: &mut Session) -> Result<[ThreadId; 2], SmtError> {
         block_idx: [u(6 * k), u(6 * k + 1), u(6 * k + 2)],
         thread_idx: [u(6 * k + 3), u(6 * k + 4), u(6 * k + 5)],
     };
-    Ok([t(0), t(1)])
+    let params = params
+        .iter()
+        .enumerate()
+        .map(|(k, (name, ty, _))| {
+            let value = match &v[12 + k] {
+                x @ warpsafe_smt::Value::BitVec { .. } if ty.is_signed() => {
+                    x.as_signed().unwrap_or(0)
+                }
+                warpsafe_smt::Value::BitVec { value, .. } => *value as i128,
+                warpsafe_smt::Value::Bool(b) => i128::from(*b),
+                _ => 0,
+            };
+            (name.clone(), value)
+        })
+        .collect();
+    Ok(DivergenceWitness {
+        threads: [t(0), t(1)],
+        params,
+    })
 }
 
 /// Makes the solver's scopes hold the well-formedness context of

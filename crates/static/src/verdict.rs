@@ -34,9 +34,21 @@ pub struct Divergence {
     pub reason: String,
     /// From the solver's model, when it could be read.
     pub threads: Option<[ThreadId; 2]>,
+    /// The scalar parameters the barrier's condition or loop bounds read,
+    /// with their values in the same model (`n` in `if (i < n)
+    /// __syncthreads()`): what decides the divergence besides the threads.
+    pub params: Vec<(String, i128)>,
     /// Provable when the condition is an exact function of thread ids,
     /// dimensions and parameters; possible when it involves unknown values.
     pub certainty: Certainty,
+}
+
+/// Two threads that disagree about a barrier, and the parameters that
+/// decide it, from a solver model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DivergenceWitness {
+    pub threads: [ThreadId; 2],
+    pub params: Vec<(String, i128)>,
 }
 
 impl Verdict {

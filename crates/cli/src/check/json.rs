@@ -23,7 +23,8 @@
 //!               "element": string } } ],     // it as C names it: "tile[17][0]"
 //!       "divergences": [ { "location": LOC, "reason",
 //!           "certainty": "provable"|"possible", "reasons": [string],
-//!           "threads": null|[THREAD, THREAD] } ],
+//!           "threads": null|[THREAD, THREAD],
+//!           "params": { NAME: int } } ],   // those the barrier's condition reads
 //!       "assertions": [ { "message", "location": LOC,
 //!           "outcome": "holds"|"fails"|"unknown",
 //!           "certainty": null|"provable"|"possible", "reasons": [string],
@@ -176,6 +177,7 @@ struct DivergenceJson<'a> {
     certainty: &'static str,
     reasons: &'a [String],
     threads: Option<[ThreadJson; 2]>,
+    params: Params<'a>,
 }
 
 #[derive(Serialize)]
@@ -427,6 +429,7 @@ fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
                     certainty: c,
                     reasons,
                     threads: d.threads.as_ref().map(|[a, b]| [thread(a), thread(b)]),
+                    params: Params(&d.params),
                 }
             })
             .collect(),

@@ -4,7 +4,7 @@
 //!
 //! Flow: `paths` lists the files; the front end reads them in parallel;
 //! `config` (a project file) and the flags fix each kernel's launch and
-//! parameters; `shard` picks this job's share; `ordered` checks the
+//! parameters; `shard` picks this job's share; `crate::ordered` checks the
 //! kernels on all cores and streams their `text` reports in a fixed
 //! order, with a `progress` line on a terminal; then `json` or `sarif`
 //! print the whole run, or `summary` a table of it (runs over several
@@ -26,7 +26,6 @@
 
 mod config;
 mod json;
-mod ordered;
 mod paths;
 mod progress;
 mod sarif;
@@ -165,7 +164,7 @@ pub fn param(s: &str) -> Result<(String, i128), String> {
 pub enum Dump {
     /// Each kernel's memory access protocol.
     Protocol,
-    /// The phases after barrier aligning and splitting (seed 002 §4): the
+    /// The phases after barrier aligning and splitting: the
     /// accesses each race query is about.
     Aligned,
     /// Every SMT query sent to the solver.
@@ -406,7 +405,22 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         .map(|p| load_unit(p, &args, config.as_ref()))
         .collect();
     if many {
+        let read = units.len();
         units.retain(|u| !u.without_kernels());
+        if units.is_empty() {
+            let which = match args.input.kernel.as_slice() {
+                [] => "no `__global__` kernel".to_string(),
+                names => format!(
+                    "no kernel named {}",
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            };
+            return Err(early(anyhow!("{which} in the {read} file(s) of the run")));
+        }
     }
     let color = args.color.enabled_on_stdout();
     // Diagnostics first, file by file.
@@ -499,7 +513,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     );
     let progress = progress::Progress::start(jobs.len());
     let mut shown_unit = None;
-    let results = ordered::run(
+    let results = crate::ordered::run(
         jobs.len(),
         workers,
         |i| {

@@ -213,8 +213,7 @@ fn kernel_results(k: &KernelResult<'_>, sources: &SourceMap) -> Vec<SarifResult>
                         "kernel": name,
                         "certainty": certainty,
                         "reasons": reasons,
-                        "witness": d.threads.as_ref().map(|[a, b]| format!(
-                            "thread 1: {}, thread 2: {}", super::text::thread(a), super::text::thread(b))),
+                        "witness": super::text::divergence_witness(d),
                     }),
                 });
             }

@@ -318,14 +318,20 @@ fn print_divergence(out: &mut String, d: &Divergence, src: &SourceMap, color: bo
         certainty(&d.certainty, color)
     );
     print_excerpt(out, src, d.span);
-    if let Some([a, b]) = &d.threads {
-        let _ = writeln!(
-            out,
-            "    witness: thread 1: {}, thread 2: {}",
-            thread(a),
-            thread(b)
-        );
+    if let Some(w) = divergence_witness(d) {
+        let _ = writeln!(out, "    witness: {w}");
     }
+}
+
+/// The two threads of a divergence and the parameters that decide it.
+pub(super) fn divergence_witness(d: &Divergence) -> Option<String> {
+    let [a, b] = d.threads.as_ref()?;
+    let mut parts = vec![
+        format!("thread 1: {}", thread(a)),
+        format!("thread 2: {}", thread(b)),
+    ];
+    parts.extend(d.params.iter().map(|(n, v)| format!("{n}={v}")));
+    Some(parts.join(", "))
 }
 
 /// The source line of `span`, indented under the line that names it.

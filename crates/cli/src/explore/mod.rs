@@ -110,7 +110,7 @@ pub struct ExploreArgs {
     /// ones (spin-assume; for measuring, it never loses an error).
     #[arg(long)]
     pub no_spin_assume: bool,
-    /// Repair races (seed 000 §5.3): widen scopes of heterogeneous races,
+    /// Repair races: widen scopes of heterogeneous races,
     /// make plain accesses of data races relaxed atomics, print the
     /// repaired source as a diff and explore it again.
     #[arg(long)]
@@ -144,7 +144,7 @@ pub enum Format {
 /// Which explorer runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Explorer {
-    /// DPOR (seed 000 §4): each consistent execution once.
+    /// DPOR: each consistent execution once.
     Dpor,
     /// Every rf and co choice, filtered by the axioms.
     Reference,

@@ -1,6 +1,7 @@
 //! Runs a list of jobs on several worker threads and hands each result to
 //! an observer in list order, as soon as it and every job before it are
-//! done: output streams while it stays deterministic.
+//! done: output streams while it stays deterministic (`check` over many
+//! files, `corpus`).
 //!
 //! Workers take jobs in list order from a shared counter (not rayon's
 //! splitting, which would start the middle of the list early and hold the
