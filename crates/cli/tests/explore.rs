@@ -144,6 +144,17 @@ fn limits_make_a_clean_kernel_unknown() {
         out.stdout
     );
     assert_eq!(out.code, Some(2));
+    // A state limit is its own flag, named when it is reached.
+    let mut flags = ONE_BLOCK.to_vec();
+    flags.extend(["--max-states", "3"]);
+    let out = explore(&sb, &flags);
+    assert!(
+        out.stdout
+            .contains("more than 3 partial executions (states) explored (--max-states)"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, Some(2));
     // SB has exactly four executions: a limit of four is not reached
     // (with every array's length known, SAFE names none unchecked).
     let mut flags = ONE_BLOCK.to_vec();
@@ -421,4 +432,21 @@ fn repair_diffs_name_the_file_relative_to_the_working_directory() {
         "{stdout}"
     );
     assert!(!stdout.contains("seed 0"), "{stdout}");
+}
+
+/// Zero complete executions is never SAFE: contradictory preconditions
+/// cut every execution, so nothing was checked (`check` says UNKNOWN too).
+#[test]
+fn contradictory_requires_are_unknown_not_safe() {
+    let src = "__global__ void k(int *a, int n) {\n  __requires(n > 4);\n  __requires(n < 2);\n  a[threadIdx.x] = n;\n}\n";
+    let (code, stdout) = common::run_on(
+        "explore",
+        "contradictory_requires.cu",
+        src,
+        &["--block-dim", "2", "--grid-dim", "1", "--param", "n=5"],
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(stdout.contains("UNKNOWN"), "{stdout}");
+    assert!(stdout.contains("cut by a failed `__requires`"), "{stdout}");
+    assert!(!stdout.contains("SAFE"), "{stdout}");
 }

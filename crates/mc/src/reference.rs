@@ -111,7 +111,7 @@ pub enum McError {
     TooManyThreads { threads: u64, limit: usize },
     #[error("more than {limit} consistent executions")]
     TooManyExecutions { limit: usize },
-    #[error("more than {limit} partial executions explored")]
+    #[error("more than {limit} partial executions (states) explored (--max-states)")]
     TooManyStates { limit: usize },
     #[error("{thread} ran more than {limit} steps (raise the step limit or bound the loops)")]
     StepLimit {

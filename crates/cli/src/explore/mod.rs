@@ -87,6 +87,11 @@ pub struct ExploreArgs {
     /// UNKNOWN unless an error was found.
     #[arg(long, default_value_t = 10_000)]
     pub max_executions: usize,
+    /// Stop after this many partial executions (states) per kernel (0: no
+    /// limit, the default: --max-executions and --timeout govern); the
+    /// verdict is then UNKNOWN unless an error was found.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_states: usize,
     /// Stop a kernel's exploration after this many seconds (0: no limit;
     /// at most 1e9, about 31 years); the verdict is then UNKNOWN unless an
     /// error was found.
@@ -126,6 +131,11 @@ impl ExploreArgs {
     pub fn config(&self, max_executions: usize) -> Config {
         Config {
             max_executions,
+            max_states: if self.max_states == 0 {
+                usize::MAX
+            } else {
+                self.max_states
+            },
             max_steps: self.max_steps,
             max_threads: self.max_threads,
             loop_bound: Some(self.loop_bound),

@@ -4,7 +4,8 @@
 //! `json`) and `--graph` read this and nothing else.
 //!
 //! Verdict rules (soundness first): SAFE only when the exploration ran to
-//! completion and no execution has an error; ERRORS FOUND as soon as one
+//! completion, at least one execution ran to its end, and no execution has
+//! an error; ERRORS FOUND as soon as one
 //! execution has one (whether or not the exploration completed); UNKNOWN,
 //! with the reason, in every other case (a limit reached, an unsupported
 //! construct, a launch that is not concrete).
@@ -39,6 +40,19 @@ impl Verdict {
             Verdict::Unknown(_) => "unknown",
             Verdict::NoErrorInExecution => "no-error",
         }
+    }
+}
+
+/// Why an exploration with no complete execution proves nothing.
+fn no_complete_execution(cut_by_assumptions: usize) -> String {
+    if cut_by_assumptions > 0 {
+        "no execution ran to its end: every one was cut by a failed `__requires`/`__assume` \
+         (the preconditions contradict each other or the inputs), so nothing was checked"
+            .into()
+    } else {
+        "no execution ran to its end (every one was cut by spin-assume or the loop bound), \
+         so nothing was checked"
+            .into()
     }
 }
 
@@ -130,6 +144,9 @@ impl<'k> KernelResult<'k> {
             Verdict::ErrorsFound
         } else if let Some(reason) = &incomplete {
             Verdict::Unknown(reason.clone())
+        } else if collector.complete() == 0 {
+            // Nothing ran to its end: no execution was checked at all.
+            Verdict::Unknown(no_complete_execution(stats.pruned_infeasible))
         } else {
             Verdict::Safe
         };
