@@ -69,7 +69,8 @@ pub const DEFAULT_LOOP_BOUND: u32 = 8;
 pub struct Config {
     /// Complete executions before [`McError::TooManyExecutions`].
     pub max_executions: usize,
-    /// Distinct partial graphs explored before [`McError::TooManyStates`].
+    /// Distinct partial graphs explored before [`McError::TooManyStates`]
+    /// (default: no limit; `max_executions` and the observer govern).
     pub max_states: usize,
     /// Interpreter fuel per thread (bounds loops): [`McError::StepLimit`].
     pub max_steps: u64,
@@ -94,7 +95,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             max_executions: 10_000,
-            max_states: 1_000_000,
+            max_states: usize::MAX,
             max_steps: 10_000,
             max_threads: 16,
             model: Model::default(),
