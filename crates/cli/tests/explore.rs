@@ -450,3 +450,35 @@ fn contradictory_requires_are_unknown_not_safe() {
     assert!(stdout.contains("cut by a failed `__requires`"), "{stdout}");
     assert!(!stdout.contains("SAFE"), "{stdout}");
 }
+
+/// Long executions fill memory with pending states; `--max-memory` stops
+/// the exploration with UNKNOWN and says why, instead of the process being
+/// killed (two threads racing through 1,000 writes each reached 2.5 GB,
+/// 3,000 each were killed). A limit of 1 MiB is passed at the first check
+/// (20 ms in), long before the first execution of 400 writes per thread
+/// ends (0.2 s in a release build, far longer in a debug one).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_memory_limit_stops_an_exploration_with_unknown() {
+    let src = "__global__ void k(int *a, int *b) {\n  for (int i = 0; i < 400; i++) {\n    a[i % 4] = i;\n  }\n  b[threadIdx.x] = 1;\n}\n";
+    let (code, stdout) = common::run_on(
+        "explore",
+        "long_executions.cu",
+        src,
+        &[
+            "--block-dim",
+            "2",
+            "--grid-dim",
+            "1",
+            "--loop-bound",
+            "500",
+            "--max-memory",
+            "1",
+        ],
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(
+        stdout.contains("UNKNOWN (stopped at the memory limit of 1 MiB (--max-memory)"),
+        "{stdout}"
+    );
+}

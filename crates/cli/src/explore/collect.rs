@@ -35,7 +35,14 @@ pub enum Stop {
     MaxExecutions(usize),
     /// `--timeout` ran out.
     Timeout(Duration),
+    /// The process's resident memory passed `--max-memory` (MiB).
+    Memory(u64),
 }
+
+/// The memory limit is checked at a state when this long has passed since
+/// the last check (one state can push hundreds of successors, so a count
+/// of states says little about memory; reading it costs ~10 µs).
+const MEMORY_CHECK_EVERY: Duration = Duration::from_millis(20);
 
 /// One distinct error and where it was seen first.
 pub struct Reported {
@@ -56,6 +63,9 @@ pub struct Collector<'a> {
     pub mode: Mode,
     max_executions: Option<usize>,
     deadline: Option<(Instant, Duration)>,
+    /// `--max-memory` in MiB.
+    max_memory_mib: Option<u64>,
+    last_memory_check: Instant,
     pub outcomes: Option<Outcomes<'a>>,
     progress: Option<&'a mut Progress>,
     /// Executions handled.
@@ -82,6 +92,8 @@ impl<'a> Collector<'a> {
             mode,
             max_executions: None,
             deadline: None,
+            max_memory_mib: None,
+            last_memory_check: Instant::now(),
             outcomes: None,
             progress: None,
             executions: 0,
@@ -122,6 +134,11 @@ impl<'a> Collector<'a> {
                 super::result::count(self.bounded, "execution"),
             )
         })
+    }
+
+    pub fn with_max_memory(mut self, mib: Option<u64>) -> Self {
+        self.max_memory_mib = mib;
+        self
     }
 
     pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
@@ -210,6 +227,16 @@ impl Observer for Collector<'_> {
         self.last_stats = *stats;
         if let Some(p) = &mut self.progress {
             p.update(self.executions, self.errors.len(), stats.states);
+        }
+        if let Some(limit) = self.max_memory_mib {
+            let now = Instant::now();
+            if now - self.last_memory_check >= MEMORY_CHECK_EVERY {
+                self.last_memory_check = now;
+                if super::peak_memory::current_kib().is_some_and(|kib| kib / 1024 >= limit) {
+                    self.stop.get_or_insert(Stop::Memory(limit));
+                    return Flow::Stop;
+                }
+            }
         }
         self.check_deadline()
     }

@@ -97,6 +97,11 @@ pub struct ExploreArgs {
     /// error was found.
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0, value_parser = seconds)]
     pub timeout: f64,
+    /// Stop a kernel's exploration when warpsafe's resident memory reaches
+    /// this many MiB (default: half of the machine's memory; 0: no
+    /// limit); the verdict is then UNKNOWN unless an error was found.
+    #[arg(long, value_name = "MIB")]
+    pub max_memory: Option<u64>,
     /// Interpreter steps per thread (bounds loops, including spin loops).
     #[arg(long, default_value_t = 10_000)]
     pub max_steps: u64,
@@ -352,6 +357,7 @@ fn explore_kernel<'k>(
     config.setup_deadline = timeout.map(|t| start + t);
     let collector = Collector::new(mode)
         .with_max_executions(Some(args.max_executions))
+        .with_max_memory(max_memory_mib(args.max_memory))
         .with_loop_bound(config.loop_bound)
         .with_timeout(timeout)
         .with_outcomes(args.outcomes.then_some(k))
@@ -364,6 +370,16 @@ fn explore_kernel<'k>(
     }
     progress.finish();
     r
+}
+
+/// `--max-memory`: the limit in MiB, half of the machine's memory by
+/// default (none where the platform does not say), none for 0.
+fn max_memory_mib(flag: Option<u64>) -> Option<u64> {
+    match flag {
+        Some(0) => None,
+        Some(m) => Some(m),
+        None => peak_memory::physical_mib().map(|m| (m / 2).max(1)),
+    }
 }
 
 /// The kinds of error every execution of `k` shows (as `//xfail:`

@@ -228,6 +228,9 @@ pub fn stop_reason(stop: &Stop) -> String {
             "stopped after the time limit of {} s (--timeout)",
             t.as_secs_f64()
         ),
+        Stop::Memory(mib) => format!(
+            "stopped at the memory limit of {mib} MiB (--max-memory): the executions are too long for the explorer (lower --loop-bound or --max-steps, or a smaller grid)"
+        ),
     }
 }
 
