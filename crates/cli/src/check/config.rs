@@ -18,8 +18,9 @@
 //! ```
 //!
 //! Precedence: command-line flags, then the most specific table (a
-//! `PATH:NAME` key over a `NAME` key), then the top-level keys, then what
-//! the front end found in the file. Invariant: unknown keys are errors
+//! `PATH:NAME` key over a `NAME` key), then a launch the front end found
+//! in the source, then the top-level keys (defaults for kernels whose
+//! launch the source does not fix). Invariant: unknown keys are errors
 //! (a misspelt key must not silently check the wrong launch).
 
 use anyhow::{bail, Context, Result};
@@ -79,6 +80,10 @@ pub struct KernelSettings {
     pub block_dim: Option<[u64; 3]>,
     pub grid_dim: Option<[u64; 3]>,
     pub params: Vec<(String, i128)>,
+    /// The dimensions come from a `[kernel...]` table (they override a
+    /// launch in the source), not from the top-level defaults.
+    pub block_from_table: bool,
+    pub grid_from_table: bool,
 }
 
 /// A parsed project file.
@@ -106,6 +111,8 @@ fn settings(
             .iter()
             .map(|(k, v)| (k.clone(), *v as i128))
             .collect(),
+        block_from_table: false,
+        grid_from_table: false,
     })
 }
 
@@ -160,9 +167,11 @@ impl Config {
         for (_, _, t) in tables {
             if t.block_dim.is_some() {
                 out.block_dim = t.block_dim;
+                out.block_from_table = true;
             }
             if t.grid_dim.is_some() {
                 out.grid_dim = t.grid_dim;
+                out.grid_from_table = true;
             }
             for (p, v) in &t.params {
                 out.params.retain(|(q, _)| q != p);
@@ -198,7 +207,9 @@ block-dim = [128, 4]
         assert_eq!(c.define, ["N=4"]);
         let r = c.for_kernel(Path::new("a/red.cu"), "reduce");
         assert_eq!(r.block_dim, Some([256, 1, 1]));
+        assert!(!r.block_from_table);
         assert_eq!(r.grid_dim, Some([64, 1, 1]));
+        assert!(r.grid_from_table);
         assert_eq!(r.params, [("n".to_string(), 4096)]);
         let s = c.for_kernel(Path::new("src/scan/scan.cu"), "scan");
         assert_eq!(s.block_dim, Some([128, 4, 1]));

@@ -16,7 +16,8 @@
 //! table, the one-file JSON shape); a run over several files, a folder or
 //! a shard prints a `==> FILE <==` header before each file's kernels, the
 //! summary table, and the many-file JSON shape. There, files without any
-//! kernel (headers, host code) are skipped.
+//! kernel (headers, host code) are skipped, and so are files that another
+//! file of the run includes (their kernels are checked with the includer).
 //!
 //! Exit status: 1 when a race, a divergent barrier or a failing assertion
 //! is found; otherwise 2 when a kernel or an assertion is UNKNOWN, the
@@ -281,6 +282,24 @@ impl Unit {
     }
 }
 
+/// The files (canonical paths) that `u` includes, directly or not.
+fn included_files(u: &Unit) -> std::collections::HashSet<PathBuf> {
+    let mut out = std::collections::HashSet::new();
+    let Ok(l) = &u.loaded else { return out };
+    let main = std::fs::canonicalize(&u.path).ok();
+    for (_, f) in l.sources.files() {
+        if f.builtin {
+            continue;
+        }
+        if let Ok(p) = std::fs::canonicalize(&f.name) {
+            if Some(&p) != main.as_ref() {
+                out.insert(p);
+            }
+        }
+    }
+    out
+}
+
 /// The project file: `--config`, or `warpsafe.toml` in the current folder.
 fn project_config(args: &CheckArgs) -> Result<Option<Config>> {
     match &args.config {
@@ -325,14 +344,16 @@ fn load_unit(path: &Path, args: &CheckArgs, config: Option<&Config>) -> Unit {
         if let Some(c) = config {
             let s = c.for_kernel(path, &k.name);
             let from = format!("from {}", c.path.display());
-            if args.input.block_dim.is_none() {
+            // A table overrides the source's launch; a top-level default
+            // only fills in a block or grid the source leaves open.
+            if args.input.block_dim.is_none() && (s.block_from_table || k.launch.block.is_none()) {
                 if let Some(b) = s.block_dim {
                     k.launch.block = Some(b);
                     k.launch.notes.retain(|(n, _)| !n.starts_with("blockDim"));
                     k.launch.notes.push((format!("blockDim {from}"), None));
                 }
             }
-            if args.input.grid_dim.is_none() {
+            if args.input.grid_dim.is_none() && (s.grid_from_table || k.launch.grid.is_none()) {
                 if let Some(g) = s.grid_dim {
                     k.launch.grid = Some(g);
                     k.launch.notes.retain(|(n, _)| !n.starts_with("gridDim"));
@@ -407,6 +428,25 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     if many {
         let read = units.len();
         units.retain(|u| !u.without_kernels());
+        // A file that another file of the run includes is checked as part
+        // of it (with its definitions and launches), not a second time;
+        // files that include each other are both kept.
+        let sets: Vec<_> = units.iter().map(included_files).collect();
+        let canonical: Vec<_> = units
+            .iter()
+            .map(|u| std::fs::canonicalize(&u.path).ok())
+            .collect();
+        let mut keep = vec![true; units.len()];
+        for (i, p) in canonical.iter().enumerate() {
+            let Some(p) = p else { continue };
+            keep[i] = !sets.iter().enumerate().any(|(j, set)| {
+                j != i
+                    && set.contains(p)
+                    && canonical[j].as_ref().is_none_or(|q| !sets[i].contains(q))
+            });
+        }
+        let mut k = keep.into_iter();
+        units.retain(|_| k.next().unwrap_or(true));
         if units.is_empty() {
             let which = match args.input.kernel.as_slice() {
                 [] => "no `__global__` kernel".to_string(),

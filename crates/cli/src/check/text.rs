@@ -228,11 +228,12 @@ fn print_groups(out: &mut String, races: &[Race], src: &SourceMap) {
         } else {
             "no barrier orders these accesses"
         };
-        let _ = writeln!(
-            out,
-            "  {} races on `{name}` between line {lo} and line {hi}: {advice}",
-            g.len()
-        );
+        let place = if lo == hi {
+            format!("at line {lo}")
+        } else {
+            format!("between line {lo} and line {hi}")
+        };
+        let _ = writeln!(out, "  {} races on `{name}` {place}: {advice}", g.len());
     }
 }
 
