@@ -44,14 +44,7 @@ impl InputArgs {
         KernelFlags {
             block_dim: self.block_dim,
             grid_dim: self.grid_dim,
-            defines: self
-                .define
-                .iter()
-                .map(|d| match d.split_once('=') {
-                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                    None => (d.clone(), None),
-                })
-                .collect(),
+            defines: self.define.iter().map(|d| define(d)).collect(),
             undefines: self.undefine.clone(),
             include_dirs: self
                 .include
@@ -63,6 +56,27 @@ impl InputArgs {
             ..KernelFlags::default()
         }
     }
+}
+
+/// `NAME=VALUE` or `NAME`, as `-D` takes it.
+pub fn define(d: &str) -> (String, Option<String>) {
+    match d.split_once('=') {
+        Some((n, v)) => (n.to_string(), Some(v.to_string())),
+        None => (d.to_string(), None),
+    }
+}
+
+/// Replaces the block (`grid` false) or grid dimensions of `launch` with
+/// `dims`, and what its notes said of them with `note`.
+pub fn set_dims(launch: &mut warpsafe_ir::LaunchConfig, grid: bool, dims: [u64; 3], note: String) {
+    let prefix = if grid { "gridDim" } else { "blockDim" };
+    if grid {
+        launch.grid = Some(dims);
+    } else {
+        launch.block = Some(dims);
+    }
+    launch.notes.retain(|(n, _)| !n.starts_with(prefix));
+    launch.notes.push((note, None));
 }
 
 /// Stack size of the front-end thread.
@@ -182,19 +196,11 @@ pub fn load_text(path: &Path, text: String, flags: &KernelFlags) -> Result<Loade
     for k in &mut output.module.kernels {
         // Dimensions given as flags replace those of the file and what was
         // inferred about them.
-        if flags.block_dim.is_some() {
-            k.launch.block = flags.block_dim;
-            k.launch.notes.retain(|(n, _)| !n.starts_with("blockDim"));
-            k.launch
-                .notes
-                .push(("blockDim from --block-dim".into(), None));
+        if let Some(b) = flags.block_dim {
+            set_dims(&mut k.launch, false, b, "blockDim from --block-dim".into());
         }
-        if flags.grid_dim.is_some() {
-            k.launch.grid = flags.grid_dim;
-            k.launch.notes.retain(|(n, _)| !n.starts_with("gridDim"));
-            k.launch
-                .notes
-                .push(("gridDim from --grid-dim".into(), None));
+        if let Some(g) = flags.grid_dim {
+            set_dims(&mut k.launch, true, g, "gridDim from --grid-dim".into());
         }
     }
     Ok(Loaded { sources, output })

@@ -1117,6 +1117,17 @@ impl Check<'_> {
     }
 }
 
+/// A model value as an integer of type `ty` (signed types read two's
+/// complement; booleans are 0 or 1; anything else 0).
+fn typed_value(v: &warpsafe_smt::Value, ty: ScalarTy) -> i128 {
+    match v {
+        warpsafe_smt::Value::BitVec { .. } if ty.is_signed() => v.as_signed().unwrap_or(0),
+        warpsafe_smt::Value::BitVec { value, .. } => *value as i128,
+        warpsafe_smt::Value::Bool(b) => i128::from(*b),
+        _ => 0,
+    }
+}
+
 /// Both threads' ids, and the values of the parameters named in `read`,
 /// from the model of a satisfiable query.
 fn divergence_witness(s: &mut Session, read: &[String]) -> Result<DivergenceWitness, SmtError> {
@@ -1144,17 +1155,7 @@ fn divergence_witness(s: &mut Session, read: &[String]) -> Result<DivergenceWitn
     let params = params
         .iter()
         .enumerate()
-        .map(|(k, (name, ty, _))| {
-            let value = match &v[12 + k] {
-                x @ warpsafe_smt::Value::BitVec { .. } if ty.is_signed() => {
-                    x.as_signed().unwrap_or(0)
-                }
-                warpsafe_smt::Value::BitVec { value, .. } => *value as i128,
-                warpsafe_smt::Value::Bool(b) => i128::from(*b),
-                _ => 0,
-            };
-            (name.clone(), value)
-        })
+        .map(|(k, (name, ty, _))| (name.clone(), typed_value(&v[12 + k], *ty)))
         .collect();
     Ok(DivergenceWitness {
         threads: [t(0), t(1)],
@@ -1986,12 +1987,7 @@ fn witness(
         warpsafe_smt::Value::BitVec { value, .. } => value as u64,
         _ => 0,
     };
-    let typed = |i: usize, ty: ScalarTy| match (&values[i], ty.is_signed()) {
-        (v @ warpsafe_smt::Value::BitVec { .. }, true) => v.as_signed().unwrap_or(0),
-        (warpsafe_smt::Value::BitVec { value, .. }, false) => *value as i128,
-        (warpsafe_smt::Value::Bool(b), _) => i128::from(*b),
-        _ => 0,
-    };
+    let typed = |i: usize, ty: ScalarTy| typed_value(&values[i], ty);
     let triple = |at: usize| [unsigned(at), unsigned(at + 1), unsigned(at + 2)];
     let threads = [
         ThreadId {

@@ -323,7 +323,7 @@ pub fn error(file: &Path, message: &str, diagnostics: &[JsonDiagnostic]) -> Stri
 const NO_REASONS: &[String] = &[];
 
 /// `("provable"|"possible", reasons)`.
-fn certainty(c: &Certainty) -> (&'static str, &[String]) {
+pub(super) fn certainty(c: &Certainty) -> (&'static str, &[String]) {
     match c {
         Certainty::Provable => ("provable", NO_REASONS),
         Certainty::Possible { reasons } => ("possible", reasons),
@@ -369,17 +369,22 @@ fn excerpt(sources: &SourceMap, span: Span) -> String {
     s
 }
 
+/// The `verdict` field: `drf`, `racy`, `divergent` or `unknown`.
+pub(super) fn verdict_name(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Drf => "drf",
+        Verdict::Racy(_) => "racy",
+        Verdict::Divergent(_) => "divergent",
+        Verdict::Unknown { .. } => "unknown",
+    }
+}
+
 fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
     let report = &r.report;
-    let (verdict, reason, location) = match &report.verdict {
-        Verdict::Drf => ("drf", None, None),
-        Verdict::Racy(_) => ("racy", None, None),
-        Verdict::Divergent(_) => ("divergent", None, None),
-        Verdict::Unknown { reason, span } => (
-            "unknown",
-            Some(reason.as_str()),
-            span.map(|s| loc(sources, s)),
-        ),
+    let verdict = verdict_name(&report.verdict);
+    let (reason, location) = match &report.verdict {
+        Verdict::Unknown { reason, span } => (Some(reason.as_str()), span.map(|s| loc(sources, s))),
+        _ => (None, None),
     };
     let races = report
         .verdict

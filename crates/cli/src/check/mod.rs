@@ -38,7 +38,7 @@ pub use json::merge as merge_json;
 pub use sarif::merge as merge_sarif;
 
 use crate::exit;
-use crate::input::{load, InputArgs, Loaded};
+use crate::input::{load, set_dims, InputArgs, Loaded};
 use anyhow::{anyhow, Result};
 use clap::Args;
 use config::Config;
@@ -300,6 +300,13 @@ fn included_files(u: &Unit) -> std::collections::HashSet<PathBuf> {
     out
 }
 
+/// Whether `k` has a scalar parameter called `name`.
+fn has_param(k: &Kernel, name: &str) -> bool {
+    k.vars
+        .iter()
+        .any(|v| v.kind == warpsafe_ir::VarKind::Param && v.name == name)
+}
+
 /// The project file: `--config`, or `warpsafe.toml` in the current folder.
 fn project_config(args: &CheckArgs) -> Result<Option<Config>> {
     match &args.config {
@@ -319,10 +326,7 @@ fn load_unit(path: &Path, args: &CheckArgs, config: Option<&Config>) -> Unit {
             .include_dirs
             .extend(c.include.iter().map(|p| p.display().to_string()));
         for d in &c.define {
-            let (n, v) = match d.split_once('=') {
-                Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                None => (d.clone(), None),
-            };
+            let (n, v) = crate::input::define(d);
             if !flags.defines.iter().any(|(m, _)| *m == n) {
                 flags.defines.push((n, v));
             }
@@ -348,24 +352,15 @@ fn load_unit(path: &Path, args: &CheckArgs, config: Option<&Config>) -> Unit {
             // only fills in a block or grid the source leaves open.
             if args.input.block_dim.is_none() && (s.block_from_table || k.launch.block.is_none()) {
                 if let Some(b) = s.block_dim {
-                    k.launch.block = Some(b);
-                    k.launch.notes.retain(|(n, _)| !n.starts_with("blockDim"));
-                    k.launch.notes.push((format!("blockDim {from}"), None));
+                    set_dims(&mut k.launch, false, b, format!("blockDim {from}"));
                 }
             }
             if args.input.grid_dim.is_none() && (s.grid_from_table || k.launch.grid.is_none()) {
                 if let Some(g) = s.grid_dim {
-                    k.launch.grid = Some(g);
-                    k.launch.notes.retain(|(n, _)| !n.starts_with("gridDim"));
-                    k.launch.notes.push((format!("gridDim {from}"), None));
+                    set_dims(&mut k.launch, true, g, format!("gridDim {from}"));
                 }
             }
-            let has_param = |name: &str| {
-                k.vars
-                    .iter()
-                    .any(|v| v.kind == warpsafe_ir::VarKind::Param && v.name == name)
-            };
-            kernel_params.extend(s.params.into_iter().filter(|(n, _)| has_param(n)));
+            kernel_params.extend(s.params.into_iter().filter(|(n, _)| has_param(k, n)));
         }
         for (n, v) in &args.params {
             kernel_params.retain(|(m, _)| m != n);
@@ -498,13 +493,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         let known = units
             .iter()
             .filter_map(|u| u.loaded.as_ref().ok())
-            .any(|l| {
-                l.output.module.kernels.iter().any(|k| {
-                    k.vars
-                        .iter()
-                        .any(|v| v.kind == warpsafe_ir::VarKind::Param && v.name == *name)
-                })
-            });
+            .any(|l| l.output.module.kernels.iter().any(|k| has_param(k, name)));
         if !known {
             let e = anyhow!("--param {name}: no kernel has a scalar parameter named `{name}`");
             return Err(input_error(
@@ -531,17 +520,13 @@ pub fn run(args: CheckArgs) -> Result<u8> {
             &units[0].diagnostics_json(),
         ));
     }
-    // Every kernel of the run, in order; this shard's share.
-    let jobs: Vec<(usize, usize)> = units
+    // Every kernel of the run, in order (unit, its front-end output,
+    // kernel); this shard's share.
+    let jobs: Vec<(usize, &Loaded, usize)> = units
         .iter()
         .enumerate()
-        .flat_map(|(u, unit)| {
-            let n = unit
-                .loaded
-                .as_ref()
-                .map_or(0, |l| l.output.module.kernels.len());
-            (0..n).map(move |k| (u, k))
-        })
+        .filter_map(|(u, unit)| unit.loaded.as_ref().ok().map(|l| (u, l)))
+        .flat_map(|(u, l)| (0..l.output.module.kernels.len()).map(move |k| (u, l, k)))
         .enumerate()
         .filter(|(i, _)| args.shard.is_none_or(|s| s.takes(*i)))
         .map(|(_, job)| job)
@@ -557,12 +542,8 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         jobs.len(),
         workers,
         |i| {
-            let (u, k) = jobs[i];
+            let (u, l, k) = jobs[i];
             let unit = &units[u];
-            let l = unit
-                .loaded
-                .as_ref()
-                .expect("invariant: jobs come from files the front end read");
             let kernel = &l.output.module.kernels[k];
             let name = progress.started(&unit.path, &kernel.name);
             let config = base.clone().with_params(unit.params[k].clone());
@@ -574,12 +555,8 @@ pub fn run(args: CheckArgs) -> Result<u8> {
             if args.format != Format::Text {
                 return;
             }
-            let (u, _) = jobs[i];
+            let (u, l, _) = jobs[i];
             let unit = &units[u];
-            let l = unit
-                .loaded
-                .as_ref()
-                .expect("invariant: jobs come from files the front end read");
             let mut out = String::new();
             if many && shown_unit != Some(u) {
                 if shown_unit.is_some() {
@@ -638,11 +615,11 @@ pub fn run(args: CheckArgs) -> Result<u8> {
 /// The results of each unit, in the units' order.
 fn group_by_unit<'a>(
     units: &[Unit],
-    jobs: &[(usize, usize)],
+    jobs: &[(usize, &Loaded, usize)],
     results: Vec<KernelResult<'a>>,
 ) -> Vec<Vec<KernelResult<'a>>> {
     let mut per_unit: Vec<Vec<KernelResult<'a>>> = units.iter().map(|_| Vec::new()).collect();
-    for ((u, _), r) in jobs.iter().zip(results) {
+    for ((u, _, _), r) in jobs.iter().zip(results) {
         per_unit[*u].push(r);
     }
     per_unit

@@ -72,6 +72,29 @@ struct SarifResult {
     properties: Value,
 }
 
+impl SarifResult {
+    /// A result of `rule` (its `ruleIndex` follows from [`RULES`]) at
+    /// `span`, with no related location.
+    fn new(
+        rule: &'static str,
+        level: &'static str,
+        text: String,
+        sources: &SourceMap,
+        span: Span,
+        properties: Value,
+    ) -> SarifResult {
+        SarifResult {
+            rule_id: rule,
+            rule_index: rule_index(rule),
+            level,
+            message: json!({ "text": text }),
+            locations: location(sources, span).into_iter().collect(),
+            related_locations: Vec::new(),
+            properties,
+        }
+    }
+}
+
 /// A file path as a URI reference: `/` separators, the characters URIs
 /// reserve percent-encoded; absolute paths as `file://` URIs.
 fn uri(path: &str) -> String {
@@ -126,13 +149,6 @@ fn level(c: &Certainty) -> &'static str {
     }
 }
 
-fn certainty_props(c: &Certainty) -> (&'static str, Vec<String>) {
-    match c {
-        Certainty::Provable => ("provable", Vec::new()),
-        Certainty::Possible { reasons } => ("possible", reasons.clone()),
-    }
-}
-
 fn mode(m: AccessMode, atomic: bool) -> String {
     let m = match m {
         AccessMode::Read => "read",
@@ -146,7 +162,7 @@ fn mode(m: AccessMode, atomic: bool) -> String {
 }
 
 fn race_result(k: &KernelResult<'_>, r: &Race, sources: &SourceMap) -> SarifResult {
-    let (certainty, reasons) = certainty_props(&r.certainty);
+    let (certainty, reasons) = super::json::certainty(&r.certainty);
     let scope = match r.scope {
         RaceScope::SameBlock => "threads of one block",
         RaceScope::CrossBlock => "threads of different blocks",
@@ -163,22 +179,13 @@ fn race_result(k: &KernelResult<'_>, r: &Race, sources: &SourceMap) -> SarifResu
         mode(r.second.mode, r.second.atomic),
         if reasons.is_empty() { String::new() } else { format!(": {}", reasons.join("; ")) },
     );
-    let mut related = Vec::new();
-    if let Some(p) = physical(sources, r.second.span) {
-        related.push(json!({
-            "id": 1,
-            "physicalLocation": p,
-            "message": { "text": format!("thread 2: {}", mode(r.second.mode, r.second.atomic)) },
-        }));
-    }
-    SarifResult {
-        rule_id: "data-race",
-        rule_index: rule_index("data-race"),
-        level: level(&r.certainty),
-        message: json!({ "text": text }),
-        locations: location(sources, r.first.span).into_iter().collect(),
-        related_locations: related,
-        properties: json!({
+    let mut result = SarifResult::new(
+        "data-race",
+        level(&r.certainty),
+        text,
+        sources,
+        r.first.span,
+        json!({
             "kernel": k.kernel.name,
             "certainty": certainty,
             "reasons": reasons,
@@ -188,7 +195,15 @@ fn race_result(k: &KernelResult<'_>, r: &Race, sources: &SourceMap) -> SarifResu
                 super::text::element(k.kernel, r.array, w.index)
             )),
         }),
+    );
+    if let Some(p) = physical(sources, r.second.span) {
+        result.related_locations.push(json!({
+            "id": 1,
+            "physicalLocation": p,
+            "message": { "text": format!("thread 2: {}", mode(r.second.mode, r.second.atomic)) },
+        }));
     }
+    result
 }
 
 /// The results of one kernel.
@@ -200,35 +215,33 @@ fn kernel_results(k: &KernelResult<'_>, sources: &SourceMap) -> Vec<SarifResult>
         Verdict::Racy(races) => out.extend(races.iter().map(|r| race_result(k, r, sources))),
         Verdict::Divergent(ds) => {
             for d in ds {
-                let (certainty, reasons) = certainty_props(&d.certainty);
-                out.push(SarifResult {
-                    rule_id: "barrier-divergence",
-                    rule_index: rule_index("barrier-divergence"),
-                    level: level(&d.certainty),
-                    message: json!({ "text": format!(
-                        "Barrier divergence in kernel `{name}`: {} [{certainty}]", d.reason) }),
-                    locations: location(sources, d.span).into_iter().collect(),
-                    related_locations: Vec::new(),
-                    properties: json!({
+                let (certainty, reasons) = super::json::certainty(&d.certainty);
+                out.push(SarifResult::new(
+                    "barrier-divergence",
+                    level(&d.certainty),
+                    format!(
+                        "Barrier divergence in kernel `{name}`: {} [{certainty}]",
+                        d.reason
+                    ),
+                    sources,
+                    d.span,
+                    json!({
                         "kernel": name,
                         "certainty": certainty,
                         "reasons": reasons,
                         "witness": super::text::divergence_witness(d),
                     }),
-                });
+                ));
             }
         }
-        Verdict::Unknown { reason, span } => out.push(SarifResult {
-            rule_id: "not-verified",
-            rule_index: rule_index("not-verified"),
-            level: "note",
-            message: json!({ "text": format!("Kernel `{name}` was not verified: {reason}") }),
-            locations: location(sources, span.unwrap_or(k.kernel.span))
-                .into_iter()
-                .collect(),
-            related_locations: Vec::new(),
-            properties: json!({ "kernel": name }),
-        }),
+        Verdict::Unknown { reason, span } => out.push(SarifResult::new(
+            "not-verified",
+            "note",
+            format!("Kernel `{name}` was not verified: {reason}"),
+            sources,
+            span.unwrap_or(k.kernel.span),
+            json!({ "kernel": name }),
+        )),
     }
     for a in &k.report.asserts {
         match &a.outcome {
@@ -237,33 +250,35 @@ fn kernel_results(k: &KernelResult<'_>, sources: &SourceMap) -> Vec<SarifResult>
                 certainty: c,
                 witness,
             } => {
-                let (certainty, reasons) = certainty_props(c);
-                out.push(SarifResult {
-                    rule_id: "assertion-failure",
-                    rule_index: rule_index("assertion-failure"),
-                    level: level(c),
-                    message: json!({ "text": format!(
-                        "Assertion `{}` fails in kernel `{name}` [{certainty}]", a.message) }),
-                    locations: location(sources, a.span).into_iter().collect(),
-                    related_locations: Vec::new(),
-                    properties: json!({
+                let (certainty, reasons) = super::json::certainty(c);
+                out.push(SarifResult::new(
+                    "assertion-failure",
+                    level(c),
+                    format!(
+                        "Assertion `{}` fails in kernel `{name}` [{certainty}]",
+                        a.message
+                    ),
+                    sources,
+                    a.span,
+                    json!({
                         "kernel": name,
                         "certainty": certainty,
                         "reasons": reasons,
                         "witness": witness.as_ref().map(super::text::assert_witness),
                     }),
-                });
+                ));
             }
-            AssertOutcome::Unknown { reason } => out.push(SarifResult {
-                rule_id: "not-verified",
-                rule_index: rule_index("not-verified"),
-                level: "note",
-                message: json!({ "text": format!(
-                    "Assertion `{}` in kernel `{name}` was not verified: {reason}", a.message) }),
-                locations: location(sources, a.span).into_iter().collect(),
-                related_locations: Vec::new(),
-                properties: json!({ "kernel": name }),
-            }),
+            AssertOutcome::Unknown { reason } => out.push(SarifResult::new(
+                "not-verified",
+                "note",
+                format!(
+                    "Assertion `{}` in kernel `{name}` was not verified: {reason}",
+                    a.message
+                ),
+                sources,
+                a.span,
+                json!({ "kernel": name }),
+            )),
         }
     }
     out
@@ -387,15 +402,17 @@ pub fn merge(logs: &[(String, Value)]) -> Result<String> {
             results.extend(run["results"].as_array().into_iter().flatten().cloned());
             for inv in run["invocations"].as_array().into_iter().flatten() {
                 ok &= inv["executionSuccessful"].as_bool().unwrap_or(false);
-                notifications.extend(
-                    inv["toolExecutionNotifications"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter(|n| !notifications_contain(&notifications, n))
-                        .cloned()
-                        .collect::<Vec<_>>(),
-                );
+                // Shards read the same files, so each repeats the front
+                // end's notifications: keep one of each.
+                for n in inv["toolExecutionNotifications"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
+                    if !notifications.contains(n) {
+                        notifications.push(n.clone());
+                    }
+                }
             }
         }
     }
@@ -408,11 +425,6 @@ pub fn merge(logs: &[(String, Value)]) -> Result<String> {
         "columnKind": "unicodeCodePoints",
         "results": results,
     })))
-}
-
-/// Shards read the same files, so each repeats the front end's notes.
-fn notifications_contain(ns: &[Value], n: &Value) -> bool {
-    ns.contains(n)
 }
 
 #[cfg(test)]

@@ -165,9 +165,10 @@ pub fn table(units: &[Unit], results: &[Vec<KernelResult<'_>>]) -> String {
         }
         for r in rs {
             let word = verdict_word(r);
-            let fails = word == "ASSERTION FAILS";
-            let lower = word.to_lowercase();
-            counts.add(if fails { "drf" } else { &lower }, fails);
+            counts.add(
+                super::json::verdict_name(&r.report.verdict),
+                word == "ASSERTION FAILS",
+            );
             let (provable, possible) = findings(r);
             rows.push([
                 file.clone(),
