@@ -323,6 +323,17 @@ impl Solver {
         let answer = match self.read_answer(deadline, &command, "sat, unsat or unknown") {
             Ok(answer) => answer,
             Err(Failure::Deadline) => return Ok(self.watchdog_kill(start)),
+            // z3 reports a tactic that its time limit stopped
+            // (`check-sat-using`) as `(error "tactic failed: canceled")`:
+            // an unknown answer, and the session stays usable.
+            Err(Failure::Error(SmtError::Solver { message }))
+                if message.contains("canceled") && self.timeout.is_some() =>
+            {
+                self.out_of_resources = false;
+                return Ok(CheckResult::Unknown(timeout_reason(
+                    self.timeout.unwrap_or_default(),
+                )));
+            }
             Err(Failure::Error(e)) => return Err(self.fail(e)),
         };
         match answer.as_atom() {

@@ -232,3 +232,22 @@ fn concurrent_solvers_never_exceed_the_cap() {
     assert_eq!(limit.in_use(), 0);
     assert_eq!(live_processes(&script), 0, "every solver was reaped");
 }
+
+/// z3 answers a `check-sat-using` whose tactic its time limit stopped with
+/// `(error "tactic failed: canceled")`: with a time limit set that is a
+/// timeout (`Unknown`), and the session stays usable; without one it is
+/// the error it says.
+#[test]
+fn a_tactic_canceled_by_the_time_limit_is_a_timeout() {
+    let body = answering_script("'(error \"tactic failed: canceled\")'");
+    let config = fake_solver("canceled", &body).with_timeout(Some(Duration::from_millis(500)));
+    let mut s = Solver::start(config).expect("starts");
+    for _ in 0..2 {
+        assert_eq!(
+            s.check().expect("a canceled tactic is not an error"),
+            CheckResult::Unknown("timeout after 500 ms".to_owned())
+        );
+    }
+    let untimed = fake_solver("canceled-untimed", &body).with_timeout(None);
+    assert!(matches!(check(untimed), Err(SmtError::Solver { .. })));
+}
