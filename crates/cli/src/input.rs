@@ -75,7 +75,11 @@ pub fn set_dims(launch: &mut warpsafe_ir::LaunchConfig, grid: bool, dims: [u64; 
     } else {
         launch.block = Some(dims);
     }
-    launch.notes.retain(|(n, _)| !n.starts_with(prefix));
+    // What the host code's launches say no longer describes this launch.
+    launch.relation = None;
+    launch
+        .notes
+        .retain(|(n, _)| !n.starts_with(prefix) && !n.starts_with(warpsafe_ir::RELATION_NOTE));
     launch.notes.push((note, None));
 }
 

@@ -546,3 +546,89 @@ fn non_regular_and_oversized_sources_are_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `check REL` in the workspace root: exit status and stdout.
+fn check_file(rel: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let out = check_command(rel, extra)
+        .output()
+        .expect("invariant: the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// What the host code's launches say about the dimensions and the
+/// parameters together is assumed and stated: `halves<<<blocksFor(n, 256),
+/// 256>>>(d, n)` (a helper inlined) keeps every `i` below `n`, so the two
+/// halves of the array never meet. Flags that give the grid drop the
+/// relation, as does a write of `n` between the grid's computation and
+/// the launch (`grow(&n)`); the rounded-up twin races.
+#[test]
+fn launch_relations_from_host_code_are_assumed_and_stated() {
+    let dir = "tests/kernels/constructs";
+    let (code, stdout) = check_file(&format!("{dir}/launch_relation_helper.cu"), &[]);
+    assert!(stdout.contains("kernel halves: DRF"), "{stdout}");
+    assert!(
+        stdout.contains("assuming n / 256 >= 0 && gridDim.x == (u32)(n / 256) from the launch at"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(
+        &format!("{dir}/launch_relation_helper.cu"),
+        &["--grid-dim", "64"],
+    );
+    assert!(stdout.contains("kernel halves: RACY"), "{stdout}");
+    assert!(!stdout.contains("assuming"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+    for racy in [
+        "launch_relation_helper_racy.cu",
+        "launch_relation_changed.cu",
+    ] {
+        let (code, stdout) = check_file(&format!("{dir}/{racy}"), &[]);
+        assert!(stdout.contains("kernel halves: RACY"), "{racy}: {stdout}");
+        assert!(stdout.contains("[provable]"), "{racy}: {stdout}");
+        assert_eq!(code, Some(1), "{racy}: {stdout}");
+    }
+    let (_, stdout) = check_file(&format!("{dir}/launch_relation_changed.cu"), &[]);
+    assert!(!stdout.contains("assuming"), "{stdout}");
+}
+
+/// The image kernel without a bounds check is race-free for the launch its
+/// host code makes (`width / 16` blocks of 16), assuming the width is not
+/// negative, which the report states; rounding the grid up races.
+#[test]
+fn an_image_kernel_launched_with_exact_rows_is_race_free() {
+    let dir = "tests/kernels/constructs";
+    let (code, stdout) = check_file(&format!("{dir}/launch_relation_image.cu"), &[]);
+    assert!(stdout.contains("kernel brighten: DRF"), "{stdout}");
+    assert!(
+        stdout.contains("assuming width >= 0 && gridDim.x == (u32)width / 16u"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(&format!("{dir}/launch_relation_image_racy.cu"), &[]);
+    assert!(stdout.contains("kernel brighten: RACY"), "{stdout}");
+    assert!(stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
+/// A race that needs unsigned index arithmetic to wrap around 2^32 (rows of
+/// a 4 Gi-pixel image meeting) is only *possible*, with the reason, and
+/// the exit status says "not proven" (2), not "bug" (1).
+#[test]
+fn a_race_that_needs_unsigned_wrap_around_is_only_possible() {
+    let text = "__global__ void k(float *out, int width, int height) {\n\
+                \x20 unsigned x = blockIdx.x * blockDim.x + threadIdx.x;\n\
+                \x20 unsigned y = blockIdx.y * blockDim.y + threadIdx.y;\n\
+                \x20 if (x < width && y < height) out[y * width + x] = 1.0f;\n\
+                }\n";
+    let (code, stdout) = common::run_on("check", "unsigned_rows.cu", text, &[]);
+    assert!(stdout.contains("kernel k: RACY"), "{stdout}");
+    assert!(
+        stdout.contains("[possible: only when unsigned arithmetic in the index"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(2), "{stdout}");
+}

@@ -20,6 +20,11 @@ pub struct Launch<'t> {
     pub block: Option<[u64; 3]>,
     pub shared: Option<u64>,
     pub span: Span,
+    /// The `call_expression` (its `kernel_call_syntax` holds the
+    /// configuration, its `arguments` the kernel's arguments).
+    pub call: Node<'t>,
+    /// The host function's `function_definition` the launch is in.
+    pub host: Node<'t>,
 }
 
 pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> {
@@ -38,7 +43,7 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
             if n.kind() == "call_expression" {
-                if let Some(l) = launch_of(syn, &env, n, body) {
+                if let Some(l) = launch_of(syn, &env, n, body, f.def) {
                     out.push(l);
                 }
             }
@@ -55,6 +60,7 @@ fn launch_of<'t>(
     items: &dyn ConstEnv,
     call: Node<'t>,
     body: Node<'t>,
+    host: Node<'t>,
 ) -> Option<Launch<'t>> {
     let config = named_children(call)
         .into_iter()
@@ -80,6 +86,8 @@ fn launch_of<'t>(
         block: dims(1),
         shared,
         span: syn.span(call),
+        call,
+        host,
     })
 }
 
@@ -128,7 +136,7 @@ fn dims_from_args(syn: &Syntax, items: &dyn ConstEnv, args: Vec<Node>) -> Option
 
 /// The initialiser of the only declaration of `name` in a host function,
 /// provided the variable is never assigned afterwards.
-fn find_dim3_decl<'t>(syn: &Syntax, body: Node<'t>, name: &str) -> Option<Node<'t>> {
+pub(crate) fn find_dim3_decl<'t>(syn: &Syntax, body: Node<'t>, name: &str) -> Option<Node<'t>> {
     let mut found = None;
     let mut stack = vec![body];
     while let Some(n) = stack.pop() {
@@ -164,9 +172,9 @@ fn find_dim3_decl<'t>(syn: &Syntax, body: Node<'t>, name: &str) -> Option<Node<'
 }
 
 /// File-scope constants, then the host function's own `const` locals.
-struct HostConsts<'a, 't> {
-    items: &'a Items<'t>,
-    locals: std::collections::HashMap<String, i128>,
+pub(crate) struct HostConsts<'a, 't> {
+    pub(crate) items: &'a Items<'t>,
+    pub(crate) locals: std::collections::HashMap<String, i128>,
 }
 
 impl ConstEnv for HostConsts<'_, '_> {
@@ -179,7 +187,11 @@ impl ConstEnv for HostConsts<'_, '_> {
 }
 
 /// `const int n = 1 << 20;` in a host function, in order of appearance.
-fn host_consts(syn: &Syntax, items: &Items, body: Node) -> std::collections::HashMap<String, i128> {
+pub(crate) fn host_consts(
+    syn: &Syntax,
+    items: &Items,
+    body: Node,
+) -> std::collections::HashMap<String, i128> {
     let mut out = std::collections::HashMap::new();
     let mut decls = Vec::new();
     let mut stack = vec![body];

@@ -11,6 +11,7 @@ mod consteval;
 mod decl;
 mod items;
 mod launch;
+mod launch_relation;
 pub(crate) mod lower;
 mod syntax;
 mod types;
@@ -253,8 +254,74 @@ fn lower_one<'t>(
                 .push(("gridDim from the launch".into(), Some(first.span)));
         }
     }
+    if let Some(first) = mine.first() {
+        let rel = launch_relation::relations(syn, items, &kernel, &mine);
+        apply_relations(&mut kernel, rel, first.span, mine.len());
+    }
     infer_unused_dims(&mut kernel);
     Ok((kernel, warnings))
+}
+
+/// Constant components every launch gives become known parts of the
+/// block or grid; the rest of what the launches say about dimensions and
+/// parameters becomes the launch's relation, with a note.
+fn apply_relations(
+    kernel: &mut warpsafe_ir::Kernel,
+    rel: launch_relation::Relations,
+    span: warpsafe_source::Span,
+    launches: usize,
+) {
+    let launch = &mut kernel.launch;
+    let mut from_launch = Vec::new();
+    for (given, parts, known, what) in [
+        (
+            launch.grid.is_some(),
+            &mut launch.grid_parts,
+            rel.grid_parts,
+            "gridDim",
+        ),
+        (
+            launch.block.is_some(),
+            &mut launch.block_parts,
+            rel.block_parts,
+            "blockDim",
+        ),
+    ] {
+        if given {
+            continue;
+        }
+        let dims: Vec<&str> = (0..3)
+            .filter(|d| known[*d].is_some())
+            .map(|d| ["x", "y", "z"][d])
+            .collect();
+        if dims.is_empty() {
+            continue;
+        }
+        for d in 0..3 {
+            parts[d] = parts[d].or(known[d]);
+        }
+        from_launch.push(format!("{what}.{}", dims.join("/")));
+    }
+    if !from_launch.is_empty() {
+        launch.notes.push((
+            format!("{} from the launch", from_launch.join(" and ")),
+            Some(span),
+        ));
+    }
+    if let Some(cond) = rel.cond {
+        let text = warpsafe_ir::print_expr(kernel, &cond);
+        let launch = &mut kernel.launch;
+        let whence = if launches > 1 {
+            "the launches"
+        } else {
+            "the launch"
+        };
+        launch.notes.push((
+            format!("{} {text} from {whence}", warpsafe_ir::RELATION_NOTE),
+            Some(span),
+        ));
+        launch.relation = Some(cond);
+    }
 }
 
 /// Dimensions a kernel never reads are 1: a kernel that reads neither
@@ -301,11 +368,12 @@ fn infer_unused_dims(kernel: &mut warpsafe_ir::Kernel) {
             "blockIdx",
         ),
     ] {
-        if top == 2 || given {
+        if top == 2 || given || parts[top + 1..].iter().all(|p| p.is_some()) {
             continue;
         }
         for part in &mut parts[top + 1..] {
-            *part = Some(1);
+            // A part the launch gives stays.
+            *part = part.or(Some(1));
         }
         let which = if top == 0 { "y/z" } else { "z" };
         notes.push(format!(

@@ -88,6 +88,32 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    pub const ALL: [BinOp; 18] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::Shl,
+        BinOp::Shr,
+        BinOp::BitAnd,
+        BinOp::BitOr,
+        BinOp::BitXor,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+    ];
+
+    /// The operator C spells `symbol` (`"<<"`: `Shl`).
+    pub fn from_symbol(symbol: &str) -> Option<BinOp> {
+        BinOp::ALL.into_iter().find(|op| op.symbol() == symbol)
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Add => "+",

@@ -124,7 +124,7 @@ pub struct Param {
 
 /// Grid and block dimensions known from the source (a constant `<<<...>>>`
 /// launch) or from flags; `None` means symbolic (any size).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct LaunchConfig {
     pub grid: Option<[u64; 3]>,
     pub block: Option<[u64; 3]>,
@@ -145,6 +145,12 @@ pub struct LaunchConfig {
     /// with (`__launch_bounds__(N)`); a launch with more fails.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_block_threads: Option<u64>,
+    /// What the kernel's launches in host code say about its dimensions
+    /// and scalar parameters together (`gridDim.x == (u32)width / 8u`),
+    /// when they say anything: a precondition `check` assumes. Dropped
+    /// when flags give the dimensions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relation: Option<crate::Expr>,
 }
 
 impl LaunchConfig {
@@ -165,6 +171,9 @@ impl LaunchConfig {
         self.notes.retain(|(n, _)| !n.contains(INFERRED));
     }
 }
+
+/// Begins the note that states a launch's [`LaunchConfig::relation`].
+pub const RELATION_NOTE: &str = "assuming";
 
 /// Marks the notes about dimensions assumed from what a kernel reads.
 pub const INFERRED: &str = "assumed 1";

@@ -27,9 +27,9 @@ mod visit;
 pub use expr::{BinOp, Builtin, Const, Dim, Expr, UnOp};
 pub use kernel::{
     Array, ArrayId, ArrayOrigin, Kernel, LaunchConfig, MemSpace, Module, Param, ParamKind, Var,
-    VarId, VarKind, INFERRED,
+    VarId, VarKind, INFERRED, RELATION_NOTE,
 };
-pub use print::print_kernel;
+pub use print::{print_expr, print_kernel};
 pub use stmt::{
     AccessKind, AssumeOrigin, BarrierKind, Block, LoopCheck, LoopId, LoopKind, MemOrder, MemRef,
     ReduceOp, RmwOp, Scope, Stmt, StmtKind,

@@ -23,6 +23,18 @@ pub fn print_kernel(kernel: &Kernel, sources: &SourceMap) -> String {
     p.out
 }
 
+/// An expression of `kernel` as the IR text writes it.
+pub fn print_expr(kernel: &Kernel, e: &Expr) -> String {
+    let sources = SourceMap::default();
+    let p = Printer {
+        kernel,
+        sources: &sources,
+        out: String::new(),
+        main_file: kernel.span.file,
+    };
+    p.expr(e)
+}
+
 struct Printer<'a> {
     kernel: &'a Kernel,
     sources: &'a SourceMap,
@@ -92,6 +104,13 @@ impl Printer<'_> {
                 None => {
                     let _ = writeln!(self.out, "{text}");
                 }
+            }
+        }
+        if let Some(r) = &l.relation {
+            let text = format!("  launch relation {}", self.expr(r));
+            match l.span {
+                Some(s) => self.line(0, &text, s),
+                None => self.plain(0, &text),
             }
         }
         for a in &k.arrays {

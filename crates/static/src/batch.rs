@@ -64,6 +64,9 @@ pub(crate) enum Outcome {
 }
 
 /// The arrays threads share (neither local nor constant).
+/// The most row lemmas (see `rows`) one batched query states.
+const MAX_LEMMAS: usize = 64;
+
 fn shared_array(kernel: &Kernel, a: ArrayId) -> bool {
     !matches!(kernel.array(a).space, MemSpace::Local | MemSpace::Constant)
 }
@@ -256,6 +259,8 @@ impl Check<'_> {
         // flag that asserts its range (set by the members inside, and by
         // the flags of the loops nested in it).
         let mut own: [OwnLoops; 2] = [HashMap::new(), HashMap::new()];
+        // Each member's index read as rows (see `rows`), per thread.
+        let mut rows: [Vec<Vec<crate::rows::Row>>; 2] = [Vec::new(), Vec::new()];
         for (x, inst) in members.iter().enumerate() {
             let site = &sites[inst.site];
             let context = if cross {
@@ -329,6 +334,7 @@ impl Check<'_> {
                 };
                 c.push(term::eq(idx[k].clone(), resize(index, ity, width)));
                 c.append(&mut e.facts);
+                rows[k].push(crate::rows::rows(&mut e, &site.access.index).unwrap_or_default());
                 decls.extend(e.decls);
                 asserts.push(term::implies(is(k, x), term::and(c)));
             }
@@ -373,6 +379,13 @@ impl Check<'_> {
                 }
             }
         }
+        // The lemmas are valid whichever members are chosen.
+        let lemmas = rows[0]
+            .iter()
+            .flat_map(|r1| rows[1].iter().map(move |r2| (r1, r2)))
+            .flat_map(|(r1, r2)| crate::rows::lemmas(r1, r2))
+            .take(MAX_LEMMAS);
+        asserts.extend(lemmas);
         asserts.push(term::eq(idx[0].clone(), idx[1].clone()));
         let [t1, t2] = &globals.threads;
         let same_block =

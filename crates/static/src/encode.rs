@@ -172,6 +172,12 @@ pub(crate) struct Encoder<'a> {
     /// by the conditions under which its operation is evaluated. The
     /// caller asserts them wherever it asserts those terms.
     pub facts: Vec<Term>,
+    /// That no unsigned addition, multiplication or left shift encoded
+    /// with [`Encoder::encode_program`] wraps around, each under its
+    /// conditions like `facts`. Not C's semantics (unsigned arithmetic
+    /// wraps): a race that needs a wrap is real only for indices of 2^32
+    /// or more, and callers use these to tell such races apart.
+    pub wrap_facts: Vec<Term>,
     /// Whether facts are being recorded (inside `encode_program`).
     recording: bool,
     /// The conditions under which the sub-expression being encoded is
@@ -190,6 +196,7 @@ impl<'a> Encoder<'a> {
             approximations: Vec::new(),
             unknowns: HashMap::new(),
             facts: Vec::new(),
+            wrap_facts: Vec::new(),
             recording: false,
             guards: Vec::new(),
         }
@@ -208,15 +215,22 @@ impl<'a> Encoder<'a> {
 
     /// Records `fact` (under the current guards) when recording.
     fn fact(&mut self, fact: impl FnOnce() -> Term) {
+        if let Some(f) = self.guarded(fact) {
+            self.facts.push(f);
+        }
+    }
+
+    /// `fact` under the current guards, when recording.
+    fn guarded(&self, fact: impl FnOnce() -> Term) -> Option<Term> {
         if !self.recording {
-            return;
+            return None;
         }
         let fact = fact();
-        self.facts.push(if self.guards.is_empty() {
+        Some(if self.guards.is_empty() {
             fact
         } else {
             term::implies(term::and(self.guards.iter().cloned()), fact)
-        });
+        })
     }
 
     /// Encodes `s` as `ty`, evaluated only when `guard` holds.
@@ -384,6 +398,12 @@ impl<'a> Encoder<'a> {
             if let Some(fact) = no_overflow(op, ty.bits(), &x, &y) {
                 self.fact(|| fact);
             }
+        } else if !ty.is_signed() && ty.bits() >= 32 {
+            if let Some(f) =
+                no_unsigned_wrap(op, ty.bits(), &x, &y).and_then(|fact| self.guarded(|| fact))
+            {
+                self.wrap_facts.push(f);
+            }
         }
         self.int_binary(op, ty, x, y)
     }
@@ -492,6 +512,47 @@ fn no_overflow(op: BinOp, bits: u32, x: &Term, y: &Term) -> Option<Term> {
             term::eq(x, term::bv(1u128 << (bits - 1), bits)),
             term::eq(y, term::bv(u128::MAX >> (128 - bits), bits)),
         ])),
+        _ => return None,
+    })
+}
+
+/// That `x op y` at `ty` (addition or multiplication) equals the exact
+/// mathematical result: no signed overflow, no unsigned wrap-around.
+pub(crate) fn exact(op: BinOp, ty: ScalarTy, x: &Term, y: &Term) -> Term {
+    let f = if ty.is_signed() {
+        no_overflow(op, ty.bits(), x, y)
+    } else {
+        no_unsigned_wrap(op, ty.bits(), x, y)
+    };
+    f.expect("invariant: addition and multiplication can overflow")
+}
+
+/// That unsigned `x op y` on `bits`-bit operands stays in range, for
+/// addition, multiplication and left shifts (`None` for the others); for
+/// products wider than 32 bits, the stronger "both factors fit in half
+/// the width".
+fn no_unsigned_wrap(op: BinOp, bits: u32, x: &Term, y: &Term) -> Option<Term> {
+    let (x, y) = (x.clone(), y.clone());
+    let wide = |t: Term| term::zero_extend(bits, t);
+    Some(match op {
+        BinOp::Add => term::eq(
+            term::bvadd(wide(x.clone()), wide(y.clone())),
+            wide(term::bvadd(x, y)),
+        ),
+        // 64-bit products: both factors below 2^32, which implies no wrap
+        // without a 128-bit multiplier (solvers do not finish those).
+        BinOp::Mul if bits > 32 => {
+            let half = term::bv(1u128 << (bits / 2), bits);
+            term::and([term::bvult(x, half.clone()), term::bvult(y, half)])
+        }
+        BinOp::Mul => term::eq(
+            term::bvmul(wide(x.clone()), wide(y.clone())),
+            wide(term::bvmul(x, y)),
+        ),
+        BinOp::Shl => term::and([
+            term::bvult(y.clone(), term::bv(u128::from(bits), bits)),
+            term::eq(term::bvlshr(term::bvshl(x.clone(), y.clone()), y), x),
+        ]),
         _ => return None,
     })
 }

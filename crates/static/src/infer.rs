@@ -51,6 +51,11 @@ pub fn infer(kernel: &Kernel) -> Result<KernelProtocol, InferError> {
             );
         }
     }
+    if let Some(r) = &kernel.launch.relation {
+        let span = kernel.launch.span.unwrap_or(kernel.span);
+        let c = cx.condition(r, &env, span, ConditionOrigin::Launch);
+        cx.preconditions.push(c);
+    }
     let flow = cx.block(&kernel.body, &mut env);
     if let Some(j) = flow.jumps.iter().find(|j| j.target != Target::Return) {
         return Err(InferError::MalformedIr {

@@ -35,6 +35,7 @@ mod print;
 mod print_aligned;
 mod protocol;
 mod race;
+mod rows;
 mod shape;
 mod stride;
 pub mod sym;

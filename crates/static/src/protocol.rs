@@ -348,7 +348,12 @@ pub struct ArrayProtocol {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConditionOrigin {
     Assume(AssumeOrigin),
-    Assert { message: String },
+    /// What the host code's launches establish
+    /// ([`warpsafe_ir::LaunchConfig::relation`]).
+    Launch,
+    Assert {
+        message: String,
+    },
 }
 
 /// An `Assume` (kernel precondition) or `Assert` of the kernel.

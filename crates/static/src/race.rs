@@ -315,9 +315,21 @@ fn program_has_signed_arithmetic(kp: &KernelProtocol) -> bool {
             .any(|c| has_signed_arithmetic(&c.cond) || has_signed_arithmetic(&c.guard))
 }
 
+/// Why a race that needs unsigned arithmetic to wrap is only possible.
+pub const NEEDS_WRAP: &str = "only when unsigned arithmetic in the index or its \
+conditions wraps around (past 2^32 for 32-bit values: an array of more than 4 Gi \
+elements)";
+
+/// Why a race is only possible when the solver found no witness in which
+/// unsigned arithmetic does not wrap: *provable* needs one.
+pub const MAY_NEED_WRAP: &str = "the solver found no witness in which unsigned \
+arithmetic in the index or its conditions does not wrap around: the race may need \
+an index past 2^32";
+
 /// Why a kernel whose preconditions cannot all hold is UNKNOWN.
 pub const CONTRADICTORY_ASSUMPTIONS: &str = "the kernel's preconditions (`__requires`, \
-`__axiom`, --param values and the launch dimensions) contradict each other: no thread \
+`__axiom`, --param values, the launch dimensions and what the host code's launches \
+establish) contradict each other: no thread \
 satisfies them, so every property would hold vacuously";
 
 /// Whether the launch constraints, parameter values and unconditional
@@ -768,6 +780,11 @@ pub(crate) struct Side {
     /// Per-thread loop variables: name, type, constant.
     loops: Vec<(String, ScalarTy, Term)>,
     reasons: Vec<UnknownReason>,
+    /// That the unsigned arithmetic of the guards and index does not wrap
+    /// (see [`Encoder::wrap_facts`]).
+    pub(crate) wrap_facts: Vec<Term>,
+    /// The index read as `row * width + column` (see [`crate::rows`]).
+    pub(crate) rows: Vec<crate::rows::Row>,
 }
 
 /// A synchronized loop's variable in one iteration role, shared by both
@@ -1730,6 +1747,7 @@ impl<'k> Check<'k> {
         }
         let index = e.encode_program(&site.access.index, index_ty)?;
         constraints.append(&mut e.facts);
+        let rows = crate::rows::rows(&mut e, &site.access.index)?;
         let side = Side {
             constraints,
             strides,
@@ -1737,6 +1755,8 @@ impl<'k> Check<'k> {
             index_ty,
             loops,
             reasons: e.approximations,
+            wrap_facts: e.wrap_facts,
+            rows,
         };
         Ok((side, e.decls))
     }
@@ -1844,6 +1864,9 @@ impl<'k> Check<'k> {
         {
             solver.assert(c)?;
         }
+        for lemma in crate::rows::lemmas(&s1.rows, &s2.rows) {
+            solver.assert(&lemma)?;
+        }
         let width = s1.index_ty.bits().max(s2.index_ty.bits()) + 1;
         let i1 = resize(s1.index.clone(), s1.index_ty, width);
         let i2 = resize(s2.index.clone(), s2.index_ty, width);
@@ -1885,8 +1908,15 @@ impl<'k> Check<'k> {
                             return Ok(None);
                         }
                         CheckResult::Sat => {
-                            witness =
-                                self::witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1)?;
+                            witness = self::witness(
+                                kernel,
+                                solver,
+                                globals,
+                                &shared_vars,
+                                &s1,
+                                &s2,
+                                i1.clone(),
+                            )?;
                         }
                         CheckResult::Unknown(_) => strides_used = false,
                     }
@@ -1894,6 +1924,40 @@ impl<'k> Check<'k> {
                 }
                 // The loops whose symbolic strides the solver gave up on.
                 let unrefined = (!strides_used).then_some(&globals.constants);
+                let mut certainty = self.certainty(a, b, &s1, &s2, assumed, unrefined);
+                // A race that needs unsigned arithmetic to wrap around is
+                // real only for indices past 2^32: provable only with a
+                // witness without a wrap (which also reads better).
+                let wrap_facts: Vec<&Term> = s1.wrap_facts.iter().chain(&s2.wrap_facts).collect();
+                let rewitness = |solver: &mut Solver| {
+                    self::witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1.clone())
+                };
+                if certainty == Certainty::Provable && !wrap_facts.is_empty() {
+                    solver.push()?;
+                    for c in &wrap_facts {
+                        solver.assert(c)?;
+                    }
+                    if strides_used {
+                        for c in &strides {
+                            solver.assert(c)?;
+                        }
+                    }
+                    let r = check_within(solver, self.config.timeout, REFINE_TIMEOUT)?;
+                    match r {
+                        CheckResult::Unsat => {
+                            certainty = Certainty::Possible {
+                                reasons: vec![NEEDS_WRAP.to_string()],
+                            }
+                        }
+                        CheckResult::Sat => witness = rewitness(solver)?,
+                        CheckResult::Unknown(_) => {
+                            certainty = Certainty::Possible {
+                                reasons: vec![MAY_NEED_WRAP.to_string()],
+                            }
+                        }
+                    }
+                    solver.pop()?;
+                }
                 Some(Race {
                     array: a.access.array,
                     array_name: kernel.array(a.access.array).name.clone(),
@@ -1901,7 +1965,7 @@ impl<'k> Check<'k> {
                     first: race_access(a.access),
                     second: race_access(b.access),
                     scope,
-                    certainty: self.certainty(a, b, &s1, &s2, assumed, unrefined),
+                    certainty,
                     witness: Some(witness),
                 })
             }

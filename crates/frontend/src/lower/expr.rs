@@ -392,19 +392,12 @@ impl<'t> Lowerer<'_, 't> {
             return Ok(Value::Scalar(fold(bop, lt, le, re), lt));
         }
         let (x, y, t) = self.unify(a, b);
-        let bop = match op {
-            "+" => BinOp::Add,
-            "-" => BinOp::Sub,
-            "*" => BinOp::Mul,
-            "/" => BinOp::Div,
-            "%" => BinOp::Rem,
-            "&" => BinOp::BitAnd,
-            "|" => BinOp::BitOr,
-            "^" => BinOp::BitXor,
-            _ => match cmp_op(op) {
-                Some(c) => return Ok(Value::Scalar(fold(c, t, x, y), ScalarTy::Bool)),
-                None => return Err(self.unsupported(n, format!("operator `{op}`"))),
-            },
+        let bop = match BinOp::from_symbol(op) {
+            Some(c) if c.is_comparison() => {
+                return Ok(Value::Scalar(fold(c, t, x, y), ScalarTy::Bool))
+            }
+            Some(b) if !b.is_boolean() => b,
+            _ => return Err(self.unsupported(n, format!("operator `{op}`"))),
         };
         if t.is_float()
             && matches!(
@@ -838,15 +831,7 @@ impl<'t> Lowerer<'_, 't> {
 }
 
 fn cmp_op(op: &str) -> Option<BinOp> {
-    Some(match op {
-        "==" => BinOp::Eq,
-        "!=" => BinOp::Ne,
-        "<" => BinOp::Lt,
-        "<=" => BinOp::Le,
-        ">" => BinOp::Gt,
-        ">=" => BinOp::Ge,
-        _ => return None,
-    })
+    BinOp::from_symbol(op).filter(|b| b.is_comparison())
 }
 
 /// Builds a binary expression, folding integer constants of the same type.

@@ -1,0 +1,1033 @@
+//! Launch relations: what a kernel's launches in host code say about its
+//! dimensions and its scalar parameters together. `dim3 grid(width / 8,
+//! height / 8); k<<<grid, dim3(8, 8)>>>(out, width, height);` gives
+//! `gridDim.x == (u32)width / 8u && gridDim.y == (u32)height / 8u`, so an
+//! image kernel that writes `out[y * width + x]` without a bounds check is
+//! not reported for grids wider than the image, which its host code never
+//! launches. Only `check` assumes them (`explore` runs the launch it is
+//! given); reports state them.
+//!
+//! Invariant: a relation is built only from host values that cannot change
+//! between the computation of the dimensions and the launch: constants,
+//! and by-value locals and parameters of the launching function that are
+//! declared once and never assigned, incremented, address-taken, bound to
+//! a reference, read with `>>` or passed bare to a function that may take
+//! them by non-const reference. Such a value reaches the relation through
+//! the kernel parameter it is passed as (when the conversion loses no
+//! bits), else through its initialiser; a conjunct that needs anything
+//! else is dropped, which only assumes less. Host helpers whose body is
+//! one `return` (`iDivUp`) are inlined. Several launches give the
+//! disjunction of their relations; a launch with none gives none.
+
+use crate::consteval::{eval_typed, ConstEnv};
+use crate::items::Items;
+use crate::launch::{host_consts, HostConsts, Launch};
+use crate::syntax::{named_children, Syntax};
+use crate::types::{common_type, named_scalar, promote, sized_scalar};
+use std::collections::HashMap;
+use tree_sitter::Node;
+use warpsafe_ir::{BinOp, Builtin, Dim, Expr, Kernel, ParamKind, ScalarTy, UnOp};
+
+/// How deep translation goes through initialisers and inlined helpers.
+const MAX_DEPTH: u32 = 12;
+
+/// One launch's facts, each keyed by what it constrains.
+#[derive(Clone, Debug, PartialEq)]
+struct Fact {
+    key: Key,
+    cond: Expr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    Grid(usize),
+    Block(usize),
+    Param(usize),
+    /// A signed host value converted to unsigned in a launch dimension is
+    /// not negative (a negative image width is no input).
+    NotNegative,
+}
+
+/// What the launches of a kernel establish.
+#[derive(Debug, Default)]
+pub struct Relations {
+    /// Grid and block components every launch gives the same constant.
+    pub grid_parts: [Option<u64>; 3],
+    pub block_parts: [Option<u64>; 3],
+    /// The rest: a condition over `gridDim`, `blockDim` and parameters.
+    pub cond: Option<Expr>,
+}
+
+/// The relations `launches` (all of the kernel's launches in the file)
+/// establish for `kernel`.
+pub fn relations(syn: &Syntax, items: &Items, kernel: &Kernel, launches: &[&Launch]) -> Relations {
+    let mut out = Relations::default();
+    let per_launch: Vec<Vec<Fact>> = launches
+        .iter()
+        .map(|l| launch_facts(syn, items, kernel, l))
+        .collect();
+    if per_launch.is_empty() {
+        return out;
+    }
+    // Constant components all launches agree on become parts.
+    let constant = |facts: &[Fact], key: Key| {
+        facts
+            .iter()
+            .find(|f| f.key == key)
+            .and_then(|f| match &f.cond {
+                Expr::Binary(BinOp::Eq, _, _, rhs) => rhs.as_const_int(),
+                _ => None,
+            })
+    };
+    let mut agreed = Vec::new();
+    for d in 0..3 {
+        for (key, parts) in [
+            (Key::Grid(d), &mut out.grid_parts),
+            (Key::Block(d), &mut out.block_parts),
+        ] {
+            let first = constant(&per_launch[0], key);
+            if let Some(v) = first.filter(|_| per_launch.iter().all(|f| constant(f, key) == first))
+            {
+                if let Ok(v) = u64::try_from(v) {
+                    parts[d] = Some(v);
+                    agreed.push(key);
+                }
+            }
+        }
+    }
+    let conjunctions: Vec<Vec<Expr>> = per_launch
+        .into_iter()
+        .map(|facts| {
+            facts
+                .into_iter()
+                .filter(|f| !agreed.contains(&f.key))
+                .map(|f| f.cond)
+                .collect()
+        })
+        .collect();
+    if conjunctions.iter().any(|c| c.is_empty()) {
+        return out;
+    }
+    let and = |c: Vec<Expr>| {
+        c.into_iter()
+            .reduce(|a, b| Expr::binary(BinOp::And, ScalarTy::Bool, a, b))
+            .expect("invariant: conjunctions are not empty")
+    };
+    let first = conjunctions[0].clone();
+    out.cond = Some(if conjunctions.iter().all(|c| *c == first) {
+        and(first)
+    } else {
+        conjunctions
+            .into_iter()
+            .map(and)
+            .reduce(|a, b| Expr::binary(BinOp::Or, ScalarTy::Bool, a, b))
+            .expect("invariant: at least one launch")
+    });
+    out
+}
+
+/// The facts one launch gives: each launch dimension and each scalar
+/// parameter expressed over the kernel's parameters, where it can be.
+fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -> Vec<Fact> {
+    let Some(host) = HostFn::analyse(syn, items, launch.host) else {
+        return Vec::new();
+    };
+    let Some(args) = launch.call.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let args = named_children(args);
+    let consts = HostConsts {
+        items,
+        locals: launch
+            .host
+            .child_by_field_name("body")
+            .map(|b| host_consts(syn, items, b))
+            .unwrap_or_default(),
+    };
+    let mut cx = Cx {
+        syn,
+        items,
+        consts: &consts,
+        host: &host,
+        passed: HashMap::new(),
+        locals: HashMap::new(),
+        at: launch.call.start_byte(),
+        helper: false,
+    };
+    // Host values passed unchanged as a scalar parameter stand for it.
+    let params: Vec<Option<(warpsafe_ir::VarId, ScalarTy)>> = kernel
+        .params
+        .iter()
+        .map(|p| match &p.kind {
+            ParamKind::Scalar(v) if kernel.var(*v).ty.is_integer() => Some((*v, kernel.var(*v).ty)),
+            _ => None,
+        })
+        .collect();
+    let same_arity = args.len() == params.len();
+    let mut stands_for_itself = vec![false; params.len()];
+    if same_arity {
+        for (i, (arg, param)) in args.iter().zip(&params).enumerate() {
+            let Some((v, pty)) = *param else { continue };
+            let Some((name, narrowest)) = bare_identifier(syn, items, *arg) else {
+                continue;
+            };
+            let Some(hty) = host.var(name).and_then(|v| v.scalar) else {
+                continue;
+            };
+            if !hty.is_integer()
+                || hty.bits() > narrowest.min(pty.bits())
+                || cx.passed.contains_key(name)
+            {
+                continue;
+            }
+            cx.passed
+                .insert(name.to_string(), (convert(Expr::Var(v), pty, hty), hty));
+            stands_for_itself[i] = true;
+        }
+    }
+    let mut facts = Vec::new();
+    // A passed variable that still holds its initialiser at the launch
+    // (`unsigned width = 512;`) gives the parameter that value.
+    if same_arity {
+        for (i, (arg, param)) in args.iter().zip(&params).enumerate() {
+            let (Some((v, pty)), true) = (*param, stands_for_itself[i]) else {
+                continue;
+            };
+            let Some((name, _)) = bare_identifier(syn, items, *arg) else {
+                continue;
+            };
+            let Some(var) = host.var(name) else { continue };
+            let Some(init) = var.init.filter(|_| host.unchanged(name, var.decl, cx.at)) else {
+                continue;
+            };
+            let Some((e, ty)) = cx.tr(init, 0) else {
+                continue;
+            };
+            let hty = var.scalar.expect("invariant: passed variables are scalars");
+            facts.push(Fact {
+                key: Key::Param(i),
+                cond: Expr::binary(
+                    BinOp::Eq,
+                    pty,
+                    Expr::Var(v),
+                    convert(convert(e, ty, hty), hty, pty),
+                ),
+            });
+        }
+    }
+    let config = named_children(launch.call)
+        .into_iter()
+        .find(|c| c.kind() == "kernel_call_syntax")
+        .map(named_children)
+        .unwrap_or_default();
+    for (which, node) in config.iter().take(2).enumerate() {
+        let Some(parts) = cx.components(*node, 0) else {
+            continue;
+        };
+        for (d, part) in parts.iter().enumerate() {
+            let value = match part {
+                Some(n) => cx.tr(*n, 0),
+                None => Some((Expr::int(1, ScalarTy::U32), ScalarTy::U32)),
+            };
+            let Some((e, ty)) = value else { continue };
+            let (key, builtin) = if which == 0 {
+                (Key::Grid(d), Builtin::GridDim(DIMS[d]))
+            } else {
+                (Key::Block(d), Builtin::BlockDim(DIMS[d]))
+            };
+            let value = convert(e, ty, ScalarTy::U32);
+            let value = match fold(&value) {
+                Some(v) => Expr::int(v, ScalarTy::U32),
+                None => value,
+            };
+            for operand in signed_to_unsigned(kernel, &value) {
+                let t = type_of(kernel, &operand);
+                let fact = Expr::binary(BinOp::Ge, t, operand, Expr::int(0, t));
+                if !facts.iter().any(|f: &Fact| f.cond == fact) {
+                    facts.push(Fact {
+                        key: Key::NotNegative,
+                        cond: fact,
+                    });
+                }
+            }
+            facts.push(Fact {
+                key,
+                cond: Expr::binary(BinOp::Eq, ScalarTy::U32, Expr::Builtin(builtin), value),
+            });
+        }
+    }
+    if same_arity {
+        for (i, (arg, param)) in args.iter().zip(&params).enumerate() {
+            let Some((v, pty)) = *param else { continue };
+            if stands_for_itself[i] {
+                continue;
+            }
+            if let Some((e, ty)) = cx.tr(*arg, 0) {
+                if matches!(e, Expr::Var(w) if w == v) {
+                    continue;
+                }
+                facts.push(Fact {
+                    key: Key::Param(i),
+                    cond: Expr::binary(BinOp::Eq, pty, Expr::Var(v), convert(e, ty, pty)),
+                });
+            }
+        }
+    }
+    facts
+}
+
+const DIMS: [Dim; 3] = [Dim::X, Dim::Y, Dim::Z];
+
+/// The signed operands that `e` converts to an unsigned type.
+fn signed_to_unsigned(kernel: &Kernel, e: &Expr) -> Vec<Expr> {
+    let mut out = Vec::new();
+    e.walk(&mut |x| {
+        if let Expr::Cast(to, inner) = x {
+            let from = type_of(kernel, inner);
+            if !to.is_signed()
+                && to.is_integer()
+                && from.is_signed()
+                && inner.as_const_int().is_none()
+            {
+                out.push((**inner).clone());
+            }
+        }
+    });
+    out
+}
+
+/// The C type of a relation's expression.
+fn type_of(kernel: &Kernel, e: &Expr) -> ScalarTy {
+    match e {
+        Expr::Const(_, ty) | Expr::Unary(_, ty, _) | Expr::Cast(ty, _) | Expr::Call(_, ty, _) => {
+            *ty
+        }
+        Expr::Var(v) => kernel.var(*v).ty,
+        Expr::Builtin(_) => ScalarTy::U32,
+        Expr::Binary(op, ty, _, _) => {
+            if op.is_boolean() {
+                ScalarTy::Bool
+            } else {
+                *ty
+            }
+        }
+        Expr::Select(_, a, _) => type_of(kernel, a),
+    }
+}
+
+/// `x`, `(x)` or `(T)x`: the identifier and the narrowest width it passes
+/// through on the way.
+fn bare_identifier<'t>(syn: &'t Syntax, items: &Items, n: Node) -> Option<(&'t str, u32)> {
+    match n.kind() {
+        "identifier" => Some((syn.text(n), 128)),
+        "parenthesized_expression" => bare_identifier(syn, items, *named_children(n).first()?),
+        "cast_expression" => {
+            let ty = scalar_of_type(syn, items, n.child_by_field_name("type")?)?;
+            let (name, w) = bare_identifier(syn, items, n.child_by_field_name("value")?)?;
+            ty.is_integer().then_some((name, w.min(ty.bits())))
+        }
+        _ => None,
+    }
+}
+
+/// The value of an expression without variables, computed as C does
+/// (`None` on a signed overflow or a division by zero).
+fn fold(e: &Expr) -> Option<i128> {
+    match e {
+        Expr::Const(warpsafe_ir::Const::Int(v), _) => Some(*v),
+        Expr::Cast(to, inner) if to.is_integer() => Some(to.wrap(fold(inner)?)),
+        Expr::Unary(UnOp::Neg, ty, inner) => exact(-fold(inner)?, *ty),
+        Expr::Unary(UnOp::BitNot, ty, inner) => Some(ty.wrap(!fold(inner)?)),
+        Expr::Binary(op, ty, a, b) if ty.is_integer() => {
+            let (x, y) = (fold(a)?, fold(b)?);
+            let v = match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x.checked_mul(y)?,
+                BinOp::Div if y != 0 => x / y,
+                BinOp::Rem if y != 0 => x % y,
+                BinOp::Shl if (0..i128::from(ty.bits())).contains(&y) => x << y,
+                BinOp::Shr if (0..i128::from(ty.bits())).contains(&y) => x >> y,
+                BinOp::BitAnd => x & y,
+                BinOp::BitOr => x | y,
+                BinOp::BitXor => x ^ y,
+                _ => return None,
+            };
+            if op.is_boolean() {
+                return None;
+            }
+            exact(v, *ty)
+        }
+        _ => None,
+    }
+}
+
+/// `v` in `ty`: wrapped when unsigned, `None` when a signed value
+/// overflows (undefined behaviour).
+fn exact(v: i128, ty: ScalarTy) -> Option<i128> {
+    let w = ty.wrap(v);
+    (!ty.is_signed() || w == v).then_some(w)
+}
+
+/// `e` of type `from` converted to `to` as C converts.
+fn convert(e: Expr, from: ScalarTy, to: ScalarTy) -> Expr {
+    if from == to {
+        return e;
+    }
+    if from == ScalarTy::Bool {
+        return Expr::Select(
+            Box::new(e),
+            Box::new(Expr::int(1, to)),
+            Box::new(Expr::int(0, to)),
+        );
+    }
+    if to == ScalarTy::Bool {
+        return Expr::binary(BinOp::Ne, from, e, Expr::int(0, from));
+    }
+    match e {
+        Expr::Const(warpsafe_ir::Const::Int(v), _) => Expr::int(to.wrap(v), to),
+        e => Expr::Cast(to, Box::new(e)),
+    }
+}
+
+/// The scalar type a `type` or `type_descriptor` node names.
+fn scalar_of_type(syn: &Syntax, items: &Items, n: Node) -> Option<ScalarTy> {
+    let n = match n.kind() {
+        "type_descriptor" => {
+            if n.child_by_field_name("declarator").is_some() {
+                return None;
+            }
+            n.child_by_field_name("type")?
+        }
+        _ => n,
+    };
+    let text = syn.text(n).trim();
+    match n.kind() {
+        "primitive_type" => named_scalar(text),
+        "sized_type_specifier" => sized_scalar(&text.split_whitespace().collect::<Vec<_>>()),
+        "type_identifier" => items.scalar_type(text),
+        _ => None,
+    }
+}
+
+/// A local or parameter of the launching function.
+#[derive(Clone, Copy)]
+struct HostVar<'t> {
+    /// `None` for anything but a plain scalar declarator.
+    scalar: Option<ScalarTy>,
+    /// `dim3` declared by value.
+    dim3: bool,
+    init: Option<Node<'t>>,
+    /// Where the declaration starts.
+    decl: usize,
+}
+
+/// Where each name of the launching function may be written: byte
+/// offsets of assignments, increments, `&x` passed to a call, calls that
+/// may write a bare argument; `usize::MAX` for writes at any time (a
+/// reference or pointer kept to it, or any write in a function with
+/// `goto`).
+type Writes = HashMap<String, Vec<usize>>;
+
+/// Marks a write of `name` at `pos`.
+fn write(writes: &mut Writes, name: &str, pos: usize) {
+    writes.entry(name.to_string()).or_default().push(pos);
+}
+
+/// The launching function's declarations, writes and loops.
+///
+/// A read of a variable at `r` sees the value it had at `from` (its
+/// declaration, or another read) when no write can run between the two.
+/// Without `goto`, the declaration of a variable read at `r` is in a block
+/// that encloses `r`, and so is a `dim3` read at the launch: control
+/// enters that block at its start, so a write before `from` in the source
+/// never runs between `from` and `r`; a write between them may; a write
+/// after `r` may only through the back edge of a loop that encloses it
+/// and `r` but starts after `from`.
+struct HostFn<'t> {
+    vars: HashMap<String, Vec<HostVar<'t>>>,
+    writes: Writes,
+    /// Byte ranges of the function's loops.
+    loops: Vec<(usize, usize)>,
+}
+
+impl<'t> HostFn<'t> {
+    /// The only declaration of `name`.
+    fn var(&self, name: &str) -> Option<HostVar<'t>> {
+        match self.vars.get(name)?.as_slice() {
+            [v] => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// Whether `name` holds the same value at `from` and at `to` (`from`
+    /// before `to`, `from` in a block that encloses `to`).
+    fn unchanged(&self, name: &str, from: usize, to: usize) -> bool {
+        let Some(writes) = self.writes.get(name) else {
+            return true;
+        };
+        !writes.iter().any(|w| {
+            *w == usize::MAX
+                || (from < *w && *w < to)
+                || (*w >= to
+                    && self
+                        .loops
+                        .iter()
+                        .any(|(s, e)| from < *s && *s <= to && *w < *e))
+        })
+    }
+
+    fn declares(&self, name: &str) -> bool {
+        self.vars.contains_key(name)
+    }
+
+    /// `None` when the function has a lambda (captures by reference are
+    /// not tracked).
+    fn analyse(syn: &'t Syntax, items: &Items, def: Node<'t>) -> Option<HostFn<'t>> {
+        let mut vars: HashMap<String, Vec<HostVar<'t>>> = HashMap::new();
+        let mut writes = Writes::new();
+        let mut goto = false;
+        let mut loops = Vec::new();
+        let mut stack = vec![def];
+        while let Some(n) = stack.pop() {
+            let pos = n.start_byte();
+            match n.kind() {
+                "lambda_expression" => return None,
+                "goto_statement" => goto = true,
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
+                    loops.push((pos, n.end_byte()));
+                }
+                "declaration" | "parameter_declaration" | "optional_parameter_declaration" => {
+                    let ty = n.child_by_field_name("type");
+                    let scalar = ty.and_then(|t| scalar_of_type(syn, items, t));
+                    let dim3 = ty.is_some_and(|t| syn.text(t) == "dim3");
+                    for d in n.children_by_field_name("declarator", &mut n.walk()) {
+                        let (target, init) = match d.kind() {
+                            "init_declarator" => match d.child_by_field_name("declarator") {
+                                Some(t) => (t, d.child_by_field_name("value")),
+                                None => continue,
+                            },
+                            _ => (d, n.child_by_field_name("default_value")),
+                        };
+                        let plain = target.kind() == "identifier";
+                        if target.kind() == "reference_declarator" {
+                            // `int &r = x;` aliases `x`.
+                            if let Some(base) = init.and_then(|i| base_name(syn, i)) {
+                                write(&mut writes, base, usize::MAX);
+                            }
+                        }
+                        if let Some(i) = init
+                            .filter(|i| matches!(i.kind(), "argument_list" | "initializer_list"))
+                        {
+                            if !dim3 && scalar.is_none() {
+                                // Constructors of other classes may take
+                                // references, and keep them.
+                                mark_bare_args(syn, i, &mut writes, usize::MAX);
+                            }
+                        }
+                        let Some(name) = declarator_name(syn, target) else {
+                            continue;
+                        };
+                        vars.entry(name.to_string()).or_default().push(HostVar {
+                            scalar: scalar.filter(|_| plain),
+                            dim3: dim3 && plain,
+                            init,
+                            decl: pos,
+                        });
+                    }
+                }
+                "assignment_expression" => {
+                    if let Some(b) = n
+                        .child_by_field_name("left")
+                        .and_then(|l| base_name(syn, l))
+                    {
+                        write(&mut writes, b, pos);
+                    }
+                }
+                "update_expression" => {
+                    if let Some(b) = n
+                        .child_by_field_name("argument")
+                        .and_then(|a| base_name(syn, a))
+                    {
+                        write(&mut writes, b, pos);
+                    }
+                }
+                "pointer_expression" if syn.text(n).starts_with('&') => {
+                    if let Some(b) = n
+                        .child_by_field_name("argument")
+                        .and_then(|a| base_name(syn, a))
+                    {
+                        // `f(&x)` writes during the call; a pointer kept
+                        // anywhere else may write at any time.
+                        let in_call = n.parent().is_some_and(|p| {
+                            p.kind() == "argument_list"
+                                && p.parent().is_some_and(|c| c.kind() == "call_expression")
+                        });
+                        write(&mut writes, b, if in_call { pos } else { usize::MAX });
+                    }
+                }
+                "binary_expression"
+                    if n.child_by_field_name("operator").map(|o| syn.text(o)) == Some(">>") =>
+                {
+                    // `std::cin >> n` (and chains of it) writes `n`.
+                    let left = n.child_by_field_name("left");
+                    if left.is_some_and(|l| !is_arithmetic_operand(syn, l)) {
+                        if let Some(b) = n
+                            .child_by_field_name("right")
+                            .filter(|r| r.kind() == "identifier")
+                        {
+                            write(&mut writes, syn.text(b), pos);
+                        }
+                    }
+                }
+                "call_expression" => {
+                    let is_launch = named_children(n)
+                        .iter()
+                        .any(|c| c.kind() == "kernel_call_syntax");
+                    if !is_launch {
+                        mark_call_args(syn, items, n, &mut writes);
+                    }
+                }
+                _ => {}
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        if goto {
+            for w in writes.values_mut() {
+                w.iter_mut().for_each(|p| *p = usize::MAX);
+            }
+        }
+        Some(HostFn {
+            vars,
+            writes,
+            loops,
+        })
+    }
+}
+
+/// Whether `n` is plainly a number (a literal, or an identifier or
+/// arithmetic over them), not a stream.
+fn is_arithmetic_operand(syn: &Syntax, n: Node) -> bool {
+    match n.kind() {
+        "number_literal" => true,
+        "parenthesized_expression" => named_children(n)
+            .first()
+            .is_some_and(|c| is_arithmetic_operand(syn, *c)),
+        "identifier" => {
+            let t = syn.text(n);
+            !(t.contains("cin") || t.contains("stream") || t.ends_with("in"))
+        }
+        "binary_expression" => n.child_by_field_name("operator").map(|o| syn.text(o)) != Some(">>"),
+        _ => false,
+    }
+}
+
+/// The variable an lvalue names: `x`, `x.f`, `x[i]`, `*x`, `(x)`.
+fn base_name<'t>(syn: &'t Syntax, n: Node) -> Option<&'t str> {
+    match n.kind() {
+        "identifier" => Some(syn.text(n)),
+        "field_expression" | "subscript_expression" | "pointer_expression" => {
+            base_name(syn, n.child_by_field_name("argument")?)
+        }
+        "parenthesized_expression" | "cast_expression" => {
+            let inner = n
+                .child_by_field_name("value")
+                .or_else(|| named_children(n).into_iter().last())?;
+            base_name(syn, inner)
+        }
+        _ => None,
+    }
+}
+
+fn declarator_name<'t>(syn: &'t Syntax, mut d: Node) -> Option<&'t str> {
+    loop {
+        match d.kind() {
+            "identifier" => return Some(syn.text(d)),
+            "pointer_declarator"
+            | "reference_declarator"
+            | "array_declarator"
+            | "init_declarator" => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| named_children(d).into_iter().last())?;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Every bare identifier argument of `args` may be written by the callee
+/// (at `pos`).
+fn mark_bare_args(syn: &Syntax, args: Node, writes: &mut Writes, pos: usize) {
+    for a in named_children(args) {
+        if let Some(b) = base_name(syn, a) {
+            write(writes, b, pos);
+        }
+    }
+}
+
+/// C library functions that take every argument by value.
+const BY_VALUE: &[&str] = &[
+    "printf",
+    "fprintf",
+    "sprintf",
+    "snprintf",
+    "puts",
+    "malloc",
+    "calloc",
+    "free",
+    "exit",
+    "memset",
+    "memcpy",
+    "cudaMalloc",
+    "cudaMemcpy",
+    "cudaMemset",
+    "cudaMallocHost",
+    "cudaMallocManaged",
+    "cudaMemcpyAsync",
+    "cudaMemsetAsync",
+    "cudaMemcpy2D",
+    "cudaFree",
+];
+
+/// The bare identifier arguments of a call the callee may write through a
+/// non-const reference parameter.
+fn mark_call_args(syn: &Syntax, items: &Items, call: Node, writes: &mut Writes) {
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return;
+    };
+    let callee = call
+        .child_by_field_name("function")
+        .filter(|f| matches!(f.kind(), "identifier" | "qualified_identifier"))
+        .map(|f| {
+            syn.text(f)
+                .rsplit("::")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        });
+    for (i, a) in named_children(args).into_iter().enumerate() {
+        let Some(name) = bare_identifier_name(syn, a) else {
+            continue;
+        };
+        let by_value = callee.as_deref().is_some_and(|c| {
+            BY_VALUE.contains(&c) || {
+                let defs: Vec<_> = items.fns.iter().filter(|f| f.name == c).collect();
+                !defs.is_empty() && defs.iter().all(|f| takes_by_value(syn, f.def, i))
+            }
+        });
+        if !by_value {
+            write(writes, name, call.start_byte());
+        }
+    }
+}
+
+fn bare_identifier_name<'t>(syn: &'t Syntax, n: Node) -> Option<&'t str> {
+    match n.kind() {
+        "identifier" => Some(syn.text(n)),
+        "parenthesized_expression" => bare_identifier_name(syn, *named_children(n).first()?),
+        _ => None,
+    }
+}
+
+/// Whether the function defined by `def` takes its `i`-th parameter by
+/// value or by const reference.
+fn takes_by_value(syn: &Syntax, def: Node, i: usize) -> bool {
+    let mut d = def.child_by_field_name("declarator");
+    while let Some(n) = d {
+        if n.kind() == "function_declarator" {
+            let Some(list) = n.child_by_field_name("parameters") else {
+                return false;
+            };
+            let params = named_children(list);
+            let Some(p) = params.get(i) else {
+                // Variadic arguments are passed by value.
+                return params.iter().any(|p| p.kind() == "variadic_parameter");
+            };
+            let Some(decl) = p.child_by_field_name("declarator") else {
+                return true;
+            };
+            let is_const = crate::decl::quals(syn, *p).const_;
+            return decl.kind() != "reference_declarator" || is_const;
+        }
+        d = n.child_by_field_name("declarator");
+    }
+    false
+}
+
+/// Translation of host expressions into kernel expressions.
+struct Cx<'a, 't> {
+    syn: &'t Syntax,
+    items: &'a Items<'t>,
+    consts: &'a HostConsts<'a, 't>,
+    host: &'a HostFn<'t>,
+    /// Host variables passed as a kernel parameter: the parameter,
+    /// converted back to the host variable's type.
+    passed: HashMap<String, (Expr, ScalarTy)>,
+    /// Parameters of an inlined helper.
+    locals: HashMap<String, (Expr, ScalarTy)>,
+    /// Where the launch starts.
+    at: usize,
+    /// Translating an inlined helper's body: only its parameters and
+    /// file-scope constants are in scope.
+    helper: bool,
+}
+
+impl ConstEnv for Cx<'_, '_> {
+    fn constant(&self, name: &str) -> Option<i128> {
+        if self.locals.contains_key(name) {
+            None
+        } else if !self.helper && self.host.declares(name) {
+            // A local shadows the file scope; only `const` locals have a
+            // value.
+            self.consts.locals.get(name).copied()
+        } else {
+            self.items.constant(name)
+        }
+    }
+
+    fn constant_type(&self, name: &str) -> Option<ScalarTy> {
+        self.items.constant_type(name)
+    }
+
+    fn scalar_type(&self, name: &str) -> Option<ScalarTy> {
+        self.items.scalar_type(name)
+    }
+}
+
+impl<'t> Cx<'_, 't> {
+    /// The initialiser (if any) of the `dim3` local that `n` reads, when
+    /// it holds its initial value there.
+    fn dim3_at(&self, n: Node<'t>) -> Option<Option<Node<'t>>> {
+        if n.kind() != "identifier" || self.helper {
+            return None;
+        }
+        let v = self.host.var(self.syn.text(n))?;
+        (v.dim3
+            && self
+                .host
+                .unchanged(self.syn.text(n), v.decl, n.start_byte()))
+        .then_some(v.init)
+    }
+
+    /// The three components of a launch dimension (`None`: 1 by default).
+    fn components(&self, n: Node<'t>, depth: u32) -> Option<[Option<Node<'t>>; 3]> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let from_args = |args: Vec<Node<'t>>| {
+            (args.len() <= 3).then(|| {
+                let mut out = [None; 3];
+                for (i, a) in args.into_iter().enumerate() {
+                    out[i] = Some(a);
+                }
+                out
+            })
+        };
+        match n.kind() {
+            "parenthesized_expression" => self.components(*named_children(n).first()?, depth + 1),
+            "call_expression"
+                if n.child_by_field_name("function").map(|f| self.syn.text(f)) == Some("dim3") =>
+            {
+                from_args(named_children(n.child_by_field_name("arguments")?))
+            }
+            "identifier" if self.dim3_at(n).is_some() => match self.dim3_at(n)? {
+                None => Some([None; 3]),
+                Some(init) => match init.kind() {
+                    "argument_list" | "initializer_list" => from_args(named_children(init)),
+                    _ => self.components(init, depth + 1),
+                },
+            },
+            _ => Some([Some(n), None, None]),
+        }
+    }
+
+    /// `n` as a kernel expression and its C type.
+    fn tr(&self, n: Node<'t>, depth: u32) -> Option<(Expr, ScalarTy)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if let Some((v, ty)) = eval_typed(self.syn, n, self) {
+            return ty.is_integer().then(|| (Expr::int(v, ty), ty));
+        }
+        let syn = self.syn;
+        let child = |f: &str| n.child_by_field_name(f);
+        match n.kind() {
+            "parenthesized_expression" => self.tr(*named_children(n).first()?, depth + 1),
+            "identifier" => {
+                let name = syn.text(n);
+                if let Some(e) = self.locals.get(name) {
+                    return Some(e.clone());
+                }
+                if self.helper {
+                    return None;
+                }
+                let var = self.host.var(name)?;
+                let vty = var.scalar.filter(|t| t.is_integer())?;
+                let read = n.start_byte();
+                if let Some(e) = self.passed.get(name) {
+                    // The value read here is the one passed at the launch.
+                    let (from, to) = (read.min(self.at), read.max(self.at));
+                    return self.host.unchanged(name, from, to).then(|| e.clone());
+                }
+                if !self.host.unchanged(name, var.decl, read) {
+                    return None;
+                }
+                let (e, ty) = self.tr(var.init?, depth + 1)?;
+                Some((convert(e, ty, vty), vty))
+            }
+            "field_expression" => {
+                let base = child("argument")?;
+                let field = syn.text(child("field")?);
+                let d = ["x", "y", "z"].iter().position(|f| *f == field)?;
+                if base.kind() != "identifier" || self.helper {
+                    return None;
+                }
+                self.dim3_at(base)?;
+                let parts = self.components(base, depth + 1)?;
+                match parts[d] {
+                    None => Some((Expr::int(1, ScalarTy::U32), ScalarTy::U32)),
+                    Some(p) => {
+                        let (e, ty) = self.tr(p, depth + 1)?;
+                        Some((convert(e, ty, ScalarTy::U32), ScalarTy::U32))
+                    }
+                }
+            }
+            "cast_expression" => {
+                let to = scalar_of_type(syn, self.items, child("type")?)?;
+                let (e, ty) = self.tr(child("value")?, depth + 1)?;
+                (to.is_integer() || to == ScalarTy::Bool).then(|| (convert(e, ty, to), to))
+            }
+            "unary_expression" => {
+                let op = syn.text(child("operator")?);
+                let (e, ty) = self.tr(child("argument")?, depth + 1)?;
+                match op {
+                    "+" => Some((e, ty)),
+                    "-" | "~" => {
+                        let p = promote(ty);
+                        let op = if op == "-" { UnOp::Neg } else { UnOp::BitNot };
+                        Some((Expr::Unary(op, p, Box::new(convert(e, ty, p))), p))
+                    }
+                    "!" => Some((Expr::negate(convert(e, ty, ScalarTy::Bool)), ScalarTy::Bool)),
+                    _ => None,
+                }
+            }
+            "binary_expression" => self.binary(n, depth),
+            "conditional_expression" => {
+                let (c, cty) = self.tr(child("condition")?, depth + 1)?;
+                let (a, aty) = self.tr(child("consequence")?, depth + 1)?;
+                let (b, bty) = self.tr(child("alternative")?, depth + 1)?;
+                let ty = common_type(aty, bty);
+                Some((
+                    Expr::Select(
+                        Box::new(convert(c, cty, ScalarTy::Bool)),
+                        Box::new(convert(a, aty, ty)),
+                        Box::new(convert(b, bty, ty)),
+                    ),
+                    ty,
+                ))
+            }
+            "call_expression" => self.inline(n, depth),
+            _ => None,
+        }
+    }
+
+    fn binary(&self, n: Node<'t>, depth: u32) -> Option<(Expr, ScalarTy)> {
+        let op = BinOp::from_symbol(self.syn.text(n.child_by_field_name("operator")?))?;
+        let (a, aty) = self.tr(n.child_by_field_name("left")?, depth + 1)?;
+        let (b, bty) = self.tr(n.child_by_field_name("right")?, depth + 1)?;
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let (a, b) = (
+                convert(a, aty, ScalarTy::Bool),
+                convert(b, bty, ScalarTy::Bool),
+            );
+            return Some((Expr::binary(op, ScalarTy::Bool, a, b), ScalarTy::Bool));
+        }
+        let int = |t: ScalarTy| {
+            if t == ScalarTy::Bool {
+                ScalarTy::I32
+            } else {
+                t
+            }
+        };
+        let (a, aty) = (convert(a, aty, int(aty)), int(aty));
+        let (b, bty) = (convert(b, bty, int(bty)), int(bty));
+        let ty = match op {
+            BinOp::Shl | BinOp::Shr => promote(aty),
+            _ => common_type(aty, bty),
+        };
+        let e = Expr::binary(op, ty, convert(a, aty, ty), convert(b, bty, ty));
+        Some((
+            e,
+            if op.is_comparison() {
+                ScalarTy::Bool
+            } else {
+                ty
+            },
+        ))
+    }
+
+    /// A call of a host helper whose body is one `return e;`, with its
+    /// by-value scalar parameters bound to the arguments.
+    fn inline(&self, call: Node<'t>, depth: u32) -> Option<(Expr, ScalarTy)> {
+        let syn = self.syn;
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "identifier" {
+            return None;
+        }
+        let name = syn.text(f);
+        let mut defs = self
+            .items
+            .fns
+            .iter()
+            .filter(|g| g.name == name && g.owner.is_none() && g.template.is_empty());
+        let def = defs.next()?;
+        if defs.next().is_some() || def.is_kernel() {
+            return None;
+        }
+        let ret = scalar_of_type(syn, self.items, def.def.child_by_field_name("type")?)?;
+        let statements = named_children(def.def.child_by_field_name("body")?);
+        let [stmt] = statements.as_slice() else {
+            return None;
+        };
+        if stmt.kind() != "return_statement" {
+            return None;
+        }
+        let value = *named_children(*stmt).first()?;
+        let mut declarator = def.def.child_by_field_name("declarator")?;
+        while declarator.kind() != "function_declarator" {
+            declarator = declarator.child_by_field_name("declarator")?;
+        }
+        let params = named_children(declarator.child_by_field_name("parameters")?);
+        let args = named_children(call.child_by_field_name("arguments")?);
+        if params.len() != args.len() {
+            return None;
+        }
+        let mut locals = HashMap::new();
+        for (p, a) in params.iter().zip(&args) {
+            if p.kind() != "parameter_declaration" {
+                return None;
+            }
+            let pty = scalar_of_type(syn, self.items, p.child_by_field_name("type")?)?;
+            let pname = p.child_by_field_name("declarator")?;
+            if pname.kind() != "identifier" {
+                return None;
+            }
+            let (e, ty) = self.tr(*a, depth + 1)?;
+            locals.insert(syn.text(pname).to_string(), (convert(e, ty, pty), pty));
+        }
+        let inner = Cx {
+            syn,
+            items: self.items,
+            consts: self.consts,
+            host: self.host,
+            passed: HashMap::new(),
+            locals,
+            at: self.at,
+            helper: true,
+        };
+        let (e, ty) = inner.tr(value, depth + 1)?;
+        ret.is_integer().then(|| (convert(e, ty, ret), ret))
+    }
+}
