@@ -625,8 +625,11 @@ fn a_race_that_needs_unsigned_wrap_around_is_only_possible() {
                 }\n";
     let (code, stdout) = common::run_on("check", "unsigned_rows.cu", text, &[]);
     assert!(stdout.contains("kernel k: RACY"), "{stdout}");
+    // Whether the solver refutes every wrap-free witness within its short
+    // limit or only finds none, the race is possible because of the wrap.
     assert!(
-        stdout.contains("[possible: only when unsigned arithmetic in the index"),
+        stdout.contains("[possible: only when unsigned arithmetic in the index")
+            || stdout.contains("[possible: the solver found no witness in which unsigned"),
         "{stdout}"
     );
     assert!(!stdout.contains("[provable]"), "{stdout}");

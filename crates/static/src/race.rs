@@ -85,11 +85,12 @@ pub struct Assumptions {
     /// in which the program's signed `int`/`long` arithmetic overflows is
     /// not considered: C++ leaves it undefined (see `encode`).
     pub signed_wrap: bool,
-    /// Launches of more than 2^31 threads along x (`--huge-grids`). By
+    /// Launches of 2^31 or more threads along x (`--huge-grids`). By
     /// default, when the launch leaves x symbolic, `gridDim.x * blockDim.x
-    /// <= 2^31`: the global index `int i = blockIdx.x * blockDim.x +
+    /// < 2^31`: the global index `int i = blockIdx.x * blockDim.x +
     /// threadIdx.x` that kernels compute is then never negative and names
-    /// each thread once. (Beyond that, such an index is negative, so
+    /// each thread once, and the grid stride `gridDim.x * blockDim.x` of a
+    /// grid-stride loop over an `int` is a positive `int`. (Beyond that, such an index is negative, so
     /// races found there need an out-of-bounds access first.)
     pub huge_grids: bool,
     /// Races between threads of different blocks are not checked
@@ -105,7 +106,7 @@ checked (--only-intra-group)";
 
 /// The most threads along x assumed by default (see
 /// [`Assumptions::huge_grids`]).
-pub const MAX_THREADS_ALONG_X: u64 = 1 << 31;
+pub const MAX_THREADS_ALONG_X: u64 = (1 << 31) - 1;
 
 /// Threads along a dimension below which a 32-bit global index
 /// (`blockIdx * blockDim + threadIdx`) cannot wrap.
@@ -446,7 +447,8 @@ fn unsupported(kernel: &Kernel) -> Option<Verdict> {
 /// Defines each thread's global index per dimension (`blockIdx *
 /// blockDim + threadIdx`, see [`ThreadVars::global_idx`]) and, where the grid has
 /// at most 2^32 threads along the dimension, asserts two lemmas: the index
-/// is below the number of threads along the dimension, and it names one
+/// is below the number of threads along the dimension (a constant bound,
+/// and `gridDim * blockDim`, the stride of grid-stride loops), and it names one
 /// thread (the sum cannot wrap, and `threadIdx < blockDim`). They spare
 /// the solver proofs about 32-bit multipliers that it does not find in
 /// minutes (`i = blockIdx.x * blockDim.x + threadIdx.x; a[i] = ...`
@@ -483,12 +485,18 @@ fn global_index_lemmas(
             threads_along = threads_along.min(MAX_THREADS_ALONG_X);
         }
         let bounded = threads_along <= GLOBAL_INDEX_RANGE;
+        let threads_in_grid = term::bvmul(wide(&grid_dim[d]), wide(&block_dim[d]));
         if bounded {
-            // Each global index is below the threads along the dimension.
+            // Each global index is below the threads along the dimension,
+            // a constant and `gridDim * blockDim` (the grid stride).
             for t in threads {
                 solver.assert(&term::bvult(
                     wide(&t.global_idx[d]),
                     term::bv(u128::from(threads_along), 64),
+                ))?;
+                solver.assert(&term::bvult(
+                    wide(&t.global_idx[d]),
+                    threads_in_grid.clone(),
                 ))?;
             }
         }
@@ -515,7 +523,7 @@ fn global_index_lemmas(
     Ok(())
 }
 
-/// Whether the bound `gridDim.x * blockDim.x <= 2^31` is assumed: unless
+/// Whether the bound `gridDim.x * blockDim.x < 2^31` is assumed: unless
 /// `--huge-grids` drops it, when the launch leaves `gridDim.x` or
 /// `blockDim.x` open. Concrete dimensions are taken as given, so it is not
 /// assumed when both are fixed, nor when a fixed one alone exceeds it
@@ -775,6 +783,9 @@ pub(crate) struct Side {
     pub(crate) constraints: Vec<Term>,
     /// The constraints of symbolic strides (see [`domain`]), for refining.
     pub(crate) strides: Vec<Term>,
+    /// The loops with a symbolic additive step, for the grid-stride lemma
+    /// stated with the refinement ([`stride::congruence`]).
+    pub(crate) progressions: Vec<stride::Progression>,
     pub(crate) index: Term,
     pub(crate) index_ty: ScalarTy,
     /// Per-thread loop variables: name, type, constant.
@@ -1727,6 +1738,7 @@ impl<'k> Check<'k> {
         e.loop_vars = bound;
         let mut constraints = Vec::new();
         let mut strides = Vec::new();
+        let mut progressions = Vec::new();
         let mut loops = Vec::new();
         for l in fresh {
             let lo = e.encode_as(&l.lo, l.ty)?;
@@ -1735,6 +1747,9 @@ impl<'k> Check<'k> {
             e.loop_vars.insert(l.loop_id, v.clone());
             let (range, strided) = domain(&mut e, &globals.constants, l, lo, v.clone(), hi)?;
             constraints.extend(range);
+            if strided.is_some() {
+                progressions.extend(stride::progression(&mut e, (*l).into(), &v)?);
+            }
             strides.extend(strided);
             loops.push((self.kernel.var(l.var).name.clone(), l.ty, v));
         }
@@ -1751,6 +1766,7 @@ impl<'k> Check<'k> {
         let side = Side {
             constraints,
             strides,
+            progressions,
             index,
             index_ty,
             loops,
@@ -1893,6 +1909,9 @@ impl<'k> Check<'k> {
                 let mut witness =
                     witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1.clone())?;
                 strides.extend(s1.strides.iter().chain(&s2.strides).cloned());
+                if !strides.is_empty() {
+                    strides.extend(stride::congruence(&s1.progressions, &s2.progressions));
+                }
                 // Refine with the symbolic strides, within a short time.
                 let mut strides_used = true;
                 if !strides.is_empty() {

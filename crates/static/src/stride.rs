@@ -287,6 +287,75 @@ pub(crate) fn reachable(
     Ok(Some(t))
 }
 
+/// A counting loop `v = lo, lo + k, lo + 2k, ...` as encoded for one
+/// thread: what [`congruence`] needs.
+#[derive(Clone, Debug)]
+pub(crate) struct Progression {
+    v: Term,
+    lo: Term,
+    k: Term,
+    ty: ScalarTy,
+}
+
+/// The progression of an increasing loop with an additive step (`None`
+/// for other steps).
+pub(crate) fn progression(
+    e: &mut Encoder<'_>,
+    l: Counting<'_>,
+    v: &Term,
+) -> Result<Option<Progression>, EncodeError> {
+    let Step::Add(k) = l.step else {
+        return Ok(None);
+    };
+    let ty = l.ty;
+    Ok(Some(Progression {
+        v: v.clone(),
+        lo: e.encode_as(l.lo, ty)?,
+        k: e.encode_as(&Sym::cast(ty, k.clone()), ty)?,
+        ty,
+    }))
+}
+
+/// The grid-stride lemma, for two threads' progressions with one step:
+/// values `v1 == v2` with `v = lo + j * k` and starts `0 <= lo < k` have
+/// equal starts (`v1 - lo1` and `v2 - lo2` are multiples of `k`, so `lo1`
+/// and `lo2` are congruent modulo `k`). A valid implication, premises
+/// included; it spares the solver the modular reasoning that
+/// `for (i = tid; i < n; i += gridDim.x * blockDim.x)` needs.
+pub(crate) fn congruence(first: &[Progression], second: &[Progression]) -> Vec<Term> {
+    let mut out = Vec::new();
+    for p in first {
+        for q in second.iter().filter(|q| q.ty == p.ty) {
+            let ty = p.ty;
+            let zero = lit(0, ty);
+            let le = |a: &Term, b: &Term| greater(ty, b.clone(), a.clone(), false);
+            let lt = |a: &Term, b: &Term| greater(ty, b.clone(), a.clone(), true);
+            let on = |r: &Progression| {
+                term::and([
+                    le(&zero, &r.lo),
+                    lt(&r.lo, &p.k),
+                    le(&r.lo, &r.v),
+                    term::eq(
+                        term::bvurem(term::bvsub(r.v.clone(), r.lo.clone()), r.k.clone()),
+                        zero.clone(),
+                    ),
+                ])
+            };
+            out.push(term::implies(
+                term::and([
+                    term::eq(p.v.clone(), q.v.clone()),
+                    term::eq(p.k.clone(), q.k.clone()),
+                    lt(&zero, &p.k),
+                    on(p),
+                    on(q),
+                ]),
+                term::eq(p.lo.clone(), q.lo.clone()),
+            ));
+        }
+    }
+    out
+}
+
 /// The constraint that `v`, a value the loop takes, is its last one: the
 /// step from it leaves the range. `None` when the step is not modelled.
 pub(crate) fn last(

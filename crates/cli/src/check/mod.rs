@@ -60,7 +60,7 @@ const MAX_TIMEOUT_SECS: u64 = u32::MAX as u64 / 1000;
 /// How the launch line states the bound on threads along x (see
 /// `--huge-grids`).
 const THREADS_ALONG_X_NOTE: &str =
-    "at most 2^31 threads along x (gridDim.x*blockDim.x <= 2^31, so an int global index is not negative; --huge-grids drops this)";
+    "fewer than 2^31 threads along x (gridDim.x*blockDim.x < 2^31, so an int global index and the grid stride are not negative; --huge-grids drops this)";
 
 /// `--fail-on`: the certainty a finding needs to make the exit status 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -95,10 +95,10 @@ pub struct CheckArgs {
     /// signed overflow is undefined behaviour in C++.
     #[arg(long)]
     pub signed_wrap: bool,
-    /// Also check launches of more than 2^31 threads along x. By default,
+    /// Also check launches of 2^31 or more threads along x. By default,
     /// when the launch leaves gridDim.x or blockDim.x open,
-    /// gridDim.x*blockDim.x <= 2^31, so that an `int` global thread index
-    /// is not negative and names each thread once.
+    /// gridDim.x*blockDim.x < 2^31, so that an `int` global thread index
+    /// and the grid stride are not negative and name each thread once.
     #[arg(long)]
     pub huge_grids: bool,
     /// Check races between threads of one block only (GPUVerify's flag):
