@@ -635,3 +635,25 @@ fn a_race_that_needs_unsigned_wrap_around_is_only_possible() {
     assert!(!stdout.contains("[provable]"), "{stdout}");
     assert_eq!(code, Some(2), "{stdout}");
 }
+
+/// A launch through a function pointer (`kernel = &copyRows; ...
+/// kernel<<<grid, threads>>>(...)`) is a launch of every kernel assigned
+/// to the pointer: both kernels take its block, and parameters it fixes to
+/// constants fold into the grid; an unread grid dimension that the launch
+/// gives is not assumed 1 (which contradicted the launch).
+#[test]
+fn a_launch_through_a_function_pointer_launches_each_kernel_it_may_hold() {
+    let (code, stdout) = check_file("tests/kernels/constructs/launch_function_pointer.cu", &[]);
+    for kernel in ["copyRows", "clearTile"] {
+        let report = stdout
+            .split("kernel ")
+            .find(|r| r.starts_with(kernel))
+            .unwrap_or_else(|| panic!("no report for {kernel}: {stdout}"));
+        assert!(report.contains(": DRF"), "{stdout}");
+        assert!(
+            report.contains("launch: blockDim=(32,8,1), gridDim=(32,32,1)"),
+            "{stdout}"
+        );
+    }
+    assert_eq!(code, Some(0), "{stdout}");
+}

@@ -44,7 +44,21 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
         while let Some(n) = stack.pop() {
             if n.kind() == "call_expression" {
                 if let Some(l) = launch_of(syn, &env, n, body, f.def) {
-                    out.push(l);
+                    let is_kernel =
+                        |name: &str| items.fns.iter().any(|g| g.is_kernel() && g.name == name);
+                    if is_kernel(&l.kernel) {
+                        out.push(l);
+                    } else if let Some(targets) = pointer_targets(syn, body, &l.kernel, &is_kernel)
+                    {
+                        // `kernel<<<grid, block>>>(...)` through a function
+                        // pointer: a launch of each kernel it may hold.
+                        for kernel in targets {
+                            out.push(Launch {
+                                kernel,
+                                ..l.clone()
+                            });
+                        }
+                    }
                 }
             }
             let mut c = n.walk();
@@ -53,6 +67,73 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
     }
     out.sort_by_key(|l| l.span.lo);
     out
+}
+
+/// The kernels the function pointer `name`, a local of the host function
+/// `body`, may hold: the kernel every assignment to it names (`kernel =
+/// &copy;`, `kernel = copy;`, its initialiser). `None` when one assigns
+/// anything else, its address is taken, or nothing is assigned.
+fn pointer_targets(
+    syn: &Syntax,
+    body: Node,
+    name: &str,
+    is_kernel: &dyn Fn(&str) -> bool,
+) -> Option<Vec<String>> {
+    let target = |n: Node| -> Option<String> {
+        let mut n = n;
+        loop {
+            match n.kind() {
+                "pointer_expression" | "parenthesized_expression" => {
+                    n = n
+                        .child_by_field_name("argument")
+                        .or_else(|| named_children(n).into_iter().next())?;
+                }
+                "identifier" | "qualified_identifier" => {
+                    let k = syn.text(n).rsplit("::").next()?.to_string();
+                    return is_kernel(&k).then_some(k);
+                }
+                _ => return None,
+            }
+        }
+    };
+    let declares = |mut d: Node| loop {
+        match d.kind() {
+            "identifier" => return syn.text(d) == name,
+            _ => match d
+                .child_by_field_name("declarator")
+                .or_else(|| named_children(d).into_iter().next())
+            {
+                Some(inner) => d = inner,
+                None => return false,
+            },
+        }
+    };
+    let mut targets = Vec::new();
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "assignment_expression"
+                if n.child_by_field_name("left").map(|l| syn.text(l)) == Some(name) =>
+            {
+                targets.push(target(n.child_by_field_name("right")?)?);
+            }
+            "init_declarator" if n.child_by_field_name("declarator").is_some_and(declares) => {
+                targets.push(target(n.child_by_field_name("value")?)?);
+            }
+            "pointer_expression"
+                if syn.text(n).starts_with('&')
+                    && n.child_by_field_name("argument").map(|a| syn.text(a)) == Some(name) =>
+            {
+                return None;
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    targets.sort();
+    targets.dedup();
+    (!targets.is_empty()).then_some(targets)
 }
 
 fn launch_of<'t>(

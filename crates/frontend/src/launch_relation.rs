@@ -215,6 +215,35 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
             });
         }
     }
+    if same_arity {
+        for (i, (arg, param)) in args.iter().zip(&params).enumerate() {
+            let Some((v, pty)) = *param else { continue };
+            if stands_for_itself[i] {
+                continue;
+            }
+            if let Some((e, ty)) = cx.tr(*arg, 0) {
+                if matches!(e, Expr::Var(w) if w == v) {
+                    continue;
+                }
+                facts.push(Fact {
+                    key: Key::Param(i),
+                    cond: Expr::binary(BinOp::Eq, pty, Expr::Var(v), convert(e, ty, pty)),
+                });
+            }
+        }
+    }
+    // Parameters the launch fixes to a constant are folded into the
+    // dimensions (`gridDim.x == width / 32` with `width == 1024` is 32).
+    let known: HashMap<warpsafe_ir::VarId, i128> = facts
+        .iter()
+        .filter_map(|f| match &f.cond {
+            Expr::Binary(BinOp::Eq, _, lhs, rhs) => match (&**lhs, rhs.as_const_int()) {
+                (Expr::Var(v), Some(c)) => Some((*v, c)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
     let config = named_children(launch.call)
         .into_iter()
         .find(|c| c.kind() == "kernel_call_syntax")
@@ -236,7 +265,7 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
                 (Key::Block(d), Builtin::BlockDim(DIMS[d]))
             };
             let value = convert(e, ty, ScalarTy::U32);
-            let value = match fold(&value) {
+            let value = match fold(&substitute(value.clone(), &known)) {
                 Some(v) => Expr::int(v, ScalarTy::U32),
                 None => value,
             };
@@ -254,23 +283,6 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
                 key,
                 cond: Expr::binary(BinOp::Eq, ScalarTy::U32, Expr::Builtin(builtin), value),
             });
-        }
-    }
-    if same_arity {
-        for (i, (arg, param)) in args.iter().zip(&params).enumerate() {
-            let Some((v, pty)) = *param else { continue };
-            if stands_for_itself[i] {
-                continue;
-            }
-            if let Some((e, ty)) = cx.tr(*arg, 0) {
-                if matches!(e, Expr::Var(w) if w == v) {
-                    continue;
-                }
-                facts.push(Fact {
-                    key: Key::Param(i),
-                    cond: Expr::binary(BinOp::Eq, pty, Expr::Var(v), convert(e, ty, pty)),
-                });
-            }
         }
     }
     facts
@@ -327,6 +339,22 @@ fn bare_identifier<'t>(syn: &'t Syntax, items: &Items, n: Node) -> Option<(&'t s
             ty.is_integer().then_some((name, w.min(ty.bits())))
         }
         _ => None,
+    }
+}
+
+/// `e` with the variables of `known` replaced by their values.
+fn substitute(e: Expr, known: &HashMap<warpsafe_ir::VarId, i128>) -> Expr {
+    let sub = |x: Box<Expr>| Box::new(substitute(*x, known));
+    match e {
+        Expr::Var(v) => match known.get(&v) {
+            Some(c) => Expr::Const(warpsafe_ir::Const::Int(*c), ScalarTy::I64),
+            None => Expr::Var(v),
+        },
+        Expr::Unary(op, ty, a) => Expr::Unary(op, ty, sub(a)),
+        Expr::Binary(op, ty, a, b) => Expr::Binary(op, ty, sub(a), sub(b)),
+        Expr::Select(c, a, b) => Expr::Select(sub(c), sub(a), sub(b)),
+        Expr::Cast(ty, a) => Expr::Cast(ty, sub(a)),
+        e => e,
     }
 }
 

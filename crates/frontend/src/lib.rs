@@ -333,13 +333,24 @@ fn infer_unused_dims(kernel: &mut warpsafe_ir::Kernel) {
     use warpsafe_ir::{Builtin as B, Dim};
     // The highest dimension (0: x only) the kernel reads of the block
     // (`threadIdx`, `blockDim`) or of the grid (`blockIdx`, `gridDim`).
+    // A dimension the launch relation constrains is not assumed 1 either:
+    // the launch says what it is.
     let top = |block: bool| {
         let reads = |want: Dim| {
-            kernel.reads_builtin(&|b| match b {
+            let pred = |b: B| match b {
                 B::ThreadIdx(d) | B::BlockDim(d) => block && d == want,
                 B::BlockIdx(d) | B::GridDim(d) => !block && d == want,
                 _ => false,
-            })
+            };
+            let mut related = false;
+            if let Some(r) = &kernel.launch.relation {
+                r.walk(&mut |e| {
+                    if let warpsafe_ir::Expr::Builtin(b) = e {
+                        related |= pred(*b);
+                    }
+                });
+            }
+            related || kernel.reads_builtin(&pred)
         };
         if reads(Dim::Z) {
             2

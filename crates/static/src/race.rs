@@ -1909,37 +1909,47 @@ impl<'k> Check<'k> {
                 let mut witness =
                     witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1.clone())?;
                 strides.extend(s1.strides.iter().chain(&s2.strides).cloned());
-                if !strides.is_empty() {
-                    strides.extend(stride::congruence(&s1.progressions, &s2.progressions));
-                }
-                // Refine with the symbolic strides, within a short time.
+                // Refine with the symbolic strides, within a short time:
+                // first alone (a race is found fastest so), then, if the
+                // solver gives up, with the grid-stride lemma (which
+                // refutes grid-stride loops, and slows down finding races).
                 let mut strides_used = true;
                 if !strides.is_empty() {
-                    solver.push()?;
-                    for c in &strides {
-                        solver.assert(c)?;
-                    }
-                    let r = check_within(solver, self.config.timeout, REFINE_TIMEOUT)?;
-                    match r {
-                        CheckResult::Unsat => {
-                            solver.pop()?;
-                            solver.pop()?;
-                            return Ok(None);
+                    let lemmas = stride::congruence(&s1.progressions, &s2.progressions);
+                    let stages: [&[Term]; 2] = [&[], &lemmas];
+                    for (stage, extra) in stages.into_iter().enumerate() {
+                        if stage == 1 && extra.is_empty() {
+                            break;
                         }
-                        CheckResult::Sat => {
-                            witness = self::witness(
-                                kernel,
-                                solver,
-                                globals,
-                                &shared_vars,
-                                &s1,
-                                &s2,
-                                i1.clone(),
-                            )?;
+                        solver.push()?;
+                        for c in strides.iter().chain(extra) {
+                            solver.assert(c)?;
                         }
-                        CheckResult::Unknown(_) => strides_used = false,
+                        let r = check_within(solver, self.config.timeout, REFINE_TIMEOUT)?;
+                        match r {
+                            CheckResult::Unsat => {
+                                solver.pop()?;
+                                solver.pop()?;
+                                return Ok(None);
+                            }
+                            CheckResult::Sat => {
+                                witness = self::witness(
+                                    kernel,
+                                    solver,
+                                    globals,
+                                    &shared_vars,
+                                    &s1,
+                                    &s2,
+                                    i1.clone(),
+                                )?;
+                                strides_used = true;
+                                solver.pop()?;
+                                break;
+                            }
+                            CheckResult::Unknown(_) => strides_used = false,
+                        }
+                        solver.pop()?;
                     }
-                    solver.pop()?;
                 }
                 // The loops whose symbolic strides the solver gave up on.
                 let unrefined = (!strides_used).then_some(&globals.constants);
