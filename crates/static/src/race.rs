@@ -911,6 +911,9 @@ pub(crate) fn domain(
 /// solver gives up on most of those it cannot decide quickly.
 const REFINE_TIMEOUT: Duration = Duration::from_secs(1);
 
+/// The same with the grid-stride lemma, whose proofs take about a second.
+const LEMMA_REFINE_TIMEOUT: Duration = Duration::from_secs(4);
+
 /// `check-sat` with the per-query timeout lowered to `short` (when that is
 /// lower), restored to `normal` afterwards.
 fn check_within(
@@ -1912,20 +1915,27 @@ impl<'k> Check<'k> {
                 // Refine with the symbolic strides, within a short time:
                 // first alone (a race is found fastest so), then, if the
                 // solver gives up, with the grid-stride lemma (which
-                // refutes grid-stride loops, and slows down finding races).
+                // refutes grid-stride loops, and slows down finding races;
+                // z3 also proves more with it after the first try).
                 let mut strides_used = true;
                 if !strides.is_empty() {
                     let lemmas = stride::congruence(&s1.progressions, &s2.progressions);
                     let stages: [&[Term]; 2] = [&[], &lemmas];
                     for (stage, extra) in stages.into_iter().enumerate() {
-                        if stage == 1 && extra.is_empty() {
+                        if stage == 1 && lemmas.is_empty() {
                             break;
                         }
                         solver.push()?;
                         for c in strides.iter().chain(extra) {
                             solver.assert(c)?;
                         }
-                        let r = check_within(solver, self.config.timeout, REFINE_TIMEOUT)?;
+                        // The lemma's proofs take the solver about a second.
+                        let limit = if extra.is_empty() {
+                            REFINE_TIMEOUT
+                        } else {
+                            LEMMA_REFINE_TIMEOUT
+                        };
+                        let r = check_within(solver, self.config.timeout, limit)?;
                         match r {
                             CheckResult::Unsat => {
                                 solver.pop()?;
