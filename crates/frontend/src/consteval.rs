@@ -96,7 +96,7 @@ pub fn wrap(v: i128, ty: ScalarTy) -> i128 {
 
 /// The result of an arithmetic operation in type `ty`: wrapped when `ty` is
 /// unsigned, `None` when a signed result overflows (undefined behaviour).
-fn arith(v: i128, ty: ScalarTy) -> Option<(i128, ScalarTy)> {
+pub(crate) fn arith(v: i128, ty: ScalarTy) -> Option<(i128, ScalarTy)> {
     let w = wrap(v, ty);
     if ty.is_signed() && w != v {
         return None;

@@ -770,7 +770,7 @@ pub fn using_path(syn: &Syntax, n: Node) -> Option<(Vec<String>, bool)> {
 /// The node a function declarator names, through pointer, reference,
 /// parenthesised and attributed declarators (`f`, `a::f`, `f<2>`,
 /// `operator+`).
-fn declarator_core(mut d: Node) -> Option<Node> {
+pub(crate) fn declarator_core(mut d: Node) -> Option<Node> {
     loop {
         match d.kind() {
             "function_declarator"

@@ -29,6 +29,7 @@ pub struct Launch<'t> {
 
 pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> {
     let mut out = Vec::new();
+    let is_kernel = |name: &str| items.fns.iter().any(|g| g.is_kernel() && g.name == name);
     for f in &items.fns {
         if f.is_kernel() {
             continue;
@@ -44,8 +45,6 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
         while let Some(n) = stack.pop() {
             if n.kind() == "call_expression" {
                 if let Some(l) = launch_of(syn, &env, n, body, f.def) {
-                    let is_kernel =
-                        |name: &str| items.fns.iter().any(|g| g.is_kernel() && g.name == name);
                     if is_kernel(&l.kernel) {
                         out.push(l);
                     } else if let Some(targets) = pointer_targets(syn, body, &l.kernel, &is_kernel)
@@ -96,17 +95,10 @@ fn pointer_targets(
             }
         }
     };
-    let declares = |mut d: Node| loop {
-        match d.kind() {
-            "identifier" => return syn.text(d) == name,
-            _ => match d
-                .child_by_field_name("declarator")
-                .or_else(|| named_children(d).into_iter().next())
-            {
-                Some(inner) => d = inner,
-                None => return false,
-            },
-        }
+    // `void (*kernel)(float *) = &copy;`
+    let declares = |d: Node| {
+        crate::items::declarator_core(d)
+            .is_some_and(|n| n.kind() == "identifier" && syn.text(n) == name)
     };
     let mut targets = Vec::new();
     let mut stack = vec![body];

@@ -19,7 +19,7 @@
 //! one `return` (`iDivUp`) are inlined. Several launches give the
 //! disjunction of their relations; a launch with none gives none.
 
-use crate::consteval::{eval_typed, ConstEnv};
+use crate::consteval::{arith, eval_typed, ConstEnv};
 use crate::items::Items;
 use crate::launch::{host_consts, HostConsts, Launch};
 use crate::syntax::{named_children, Syntax};
@@ -164,7 +164,8 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
         })
         .collect();
     let same_arity = args.len() == params.len();
-    let mut stands_for_itself = vec![false; params.len()];
+    // The host variable passed unchanged as each parameter.
+    let mut passed_as: Vec<Option<&str>> = vec![None; params.len()];
     if same_arity {
         for (i, (arg, param)) in args.iter().zip(&params).enumerate() {
             let Some((v, pty)) = *param else { continue };
@@ -182,43 +183,38 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
             }
             cx.passed
                 .insert(name.to_string(), (convert(Expr::Var(v), pty, hty), hty));
-            stands_for_itself[i] = true;
+            passed_as[i] = Some(name);
         }
     }
     let mut facts = Vec::new();
     // A passed variable that still holds its initialiser at the launch
     // (`unsigned width = 512;`) gives the parameter that value.
-    if same_arity {
-        for (i, (arg, param)) in args.iter().zip(&params).enumerate() {
-            let (Some((v, pty)), true) = (*param, stands_for_itself[i]) else {
-                continue;
-            };
-            let Some((name, _)) = bare_identifier(syn, items, *arg) else {
-                continue;
-            };
-            let Some(var) = host.var(name) else { continue };
-            let Some(init) = var.init.filter(|_| host.unchanged(name, var.decl, cx.at)) else {
-                continue;
-            };
-            let Some((e, ty)) = cx.tr(init, 0) else {
-                continue;
-            };
-            let hty = var.scalar.expect("invariant: passed variables are scalars");
-            facts.push(Fact {
-                key: Key::Param(i),
-                cond: Expr::binary(
-                    BinOp::Eq,
-                    pty,
-                    Expr::Var(v),
-                    convert(convert(e, ty, hty), hty, pty),
-                ),
-            });
-        }
+    for (i, param) in params.iter().enumerate() {
+        let (Some((v, pty)), Some(name)) = (*param, passed_as[i]) else {
+            continue;
+        };
+        let Some(var) = host.var(name) else { continue };
+        let Some(init) = var.init.filter(|_| host.unchanged(name, var.decl, cx.at)) else {
+            continue;
+        };
+        let Some((e, ty)) = cx.tr(init, 0) else {
+            continue;
+        };
+        let hty = var.scalar.expect("invariant: passed variables are scalars");
+        facts.push(Fact {
+            key: Key::Param(i),
+            cond: Expr::binary(
+                BinOp::Eq,
+                pty,
+                Expr::Var(v),
+                convert(convert(e, ty, hty), hty, pty),
+            ),
+        });
     }
     if same_arity {
         for (i, (arg, param)) in args.iter().zip(&params).enumerate() {
             let Some((v, pty)) = *param else { continue };
-            if stands_for_itself[i] {
+            if passed_as[i].is_some() {
                 continue;
             }
             if let Some((e, ty)) = cx.tr(*arg, 0) {
@@ -364,7 +360,7 @@ fn fold(e: &Expr) -> Option<i128> {
     match e {
         Expr::Const(warpsafe_ir::Const::Int(v), _) => Some(*v),
         Expr::Cast(to, inner) if to.is_integer() => Some(to.wrap(fold(inner)?)),
-        Expr::Unary(UnOp::Neg, ty, inner) => exact(-fold(inner)?, *ty),
+        Expr::Unary(UnOp::Neg, ty, inner) => Some(arith(-fold(inner)?, *ty)?.0),
         Expr::Unary(UnOp::BitNot, ty, inner) => Some(ty.wrap(!fold(inner)?)),
         Expr::Binary(op, ty, a, b) if ty.is_integer() => {
             let (x, y) = (fold(a)?, fold(b)?);
@@ -384,17 +380,10 @@ fn fold(e: &Expr) -> Option<i128> {
             if op.is_boolean() {
                 return None;
             }
-            exact(v, *ty)
+            Some(arith(v, *ty)?.0)
         }
         _ => None,
     }
-}
-
-/// `v` in `ty`: wrapped when unsigned, `None` when a signed value
-/// overflows (undefined behaviour).
-fn exact(v: i128, ty: ScalarTy) -> Option<i128> {
-    let w = ty.wrap(v);
-    (!ty.is_signed() || w == v).then_some(w)
 }
 
 /// `e` of type `from` converted to `to` as C converts.

@@ -213,27 +213,6 @@ const ALL_TYS: [ScalarTy; 12] = [
     ScalarTy::F64,
 ];
 
-const ALL_BINOPS: [BinOp; 18] = [
-    BinOp::Add,
-    BinOp::Sub,
-    BinOp::Mul,
-    BinOp::Div,
-    BinOp::Rem,
-    BinOp::Shl,
-    BinOp::Shr,
-    BinOp::BitAnd,
-    BinOp::BitOr,
-    BinOp::BitXor,
-    BinOp::And,
-    BinOp::Or,
-    BinOp::Eq,
-    BinOp::Ne,
-    BinOp::Lt,
-    BinOp::Le,
-    BinOp::Gt,
-    BinOp::Ge,
-];
-
 fn any_ty() -> impl Strategy<Value = ScalarTy> {
     proptest::sample::select(ALL_TYS.to_vec())
 }
@@ -249,7 +228,7 @@ fn any_tree() -> impl Strategy<Value = Expr> {
     leaf.prop_recursive(5, 48, 3, |inner| {
         prop_oneof![
             (
-                proptest::sample::select(ALL_BINOPS.to_vec()),
+                proptest::sample::select(BinOp::ALL.to_vec()),
                 any_ty(),
                 inner.clone(),
                 inner.clone()

@@ -1909,8 +1909,10 @@ impl<'k> Check<'k> {
                 None
             }
             CheckResult::Sat => {
-                let mut witness =
-                    witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1.clone())?;
+                let rewitness = |solver: &mut Solver| {
+                    witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1.clone())
+                };
+                let mut witness = rewitness(solver)?;
                 strides.extend(s1.strides.iter().chain(&s2.strides).cloned());
                 // Refine with the symbolic strides, within a short time:
                 // first alone (a race is found fastest so), then, if the
@@ -1943,15 +1945,7 @@ impl<'k> Check<'k> {
                                 return Ok(None);
                             }
                             CheckResult::Sat => {
-                                witness = self::witness(
-                                    kernel,
-                                    solver,
-                                    globals,
-                                    &shared_vars,
-                                    &s1,
-                                    &s2,
-                                    i1.clone(),
-                                )?;
+                                witness = rewitness(solver)?;
                                 strides_used = true;
                                 solver.pop()?;
                                 break;
@@ -1968,9 +1962,6 @@ impl<'k> Check<'k> {
                 // real only for indices past 2^32: provable only with a
                 // witness without a wrap (which also reads better).
                 let wrap_facts: Vec<&Term> = s1.wrap_facts.iter().chain(&s2.wrap_facts).collect();
-                let rewitness = |solver: &mut Solver| {
-                    self::witness(kernel, solver, globals, &shared_vars, &s1, &s2, i1.clone())
-                };
                 if certainty == Certainty::Provable && !wrap_facts.is_empty() {
                     solver.push()?;
                     for c in &wrap_facts {
