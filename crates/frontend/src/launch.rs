@@ -7,6 +7,7 @@
 
 use crate::consteval::{eval, ConstEnv};
 use crate::items::Items;
+use crate::launch_relation::HostValues;
 use crate::syntax::{named_children, Syntax};
 use tree_sitter::Node;
 use warpsafe_source::Span;
@@ -41,10 +42,11 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
             items,
             locals: host_consts(syn, items, body),
         };
+        let values = HostValues::analyse(syn, items, f.def);
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
             if n.kind() == "call_expression" {
-                if let Some(l) = launch_of(syn, &env, n, body, f.def) {
+                if let Some(l) = launch_of(syn, &env, &values, n, f.def) {
                     if is_kernel(&l.kernel) {
                         out.push(l);
                     } else if let Some(targets) = pointer_targets(syn, body, &l.kernel, &is_kernel)
@@ -131,8 +133,8 @@ fn pointer_targets(
 fn launch_of<'t>(
     syn: &'t Syntax,
     items: &dyn ConstEnv,
+    values: &HostValues<'t>,
     call: Node<'t>,
-    body: Node<'t>,
     host: Node<'t>,
 ) -> Option<Launch<'t>> {
     let config = named_children(call)
@@ -147,7 +149,11 @@ fn launch_of<'t>(
         _ => (syn.text(f).rsplit("::").next()?.to_string(), None),
     };
     let args = named_children(config);
-    let dims = |i: usize| args.get(i).and_then(|a| dim_value(syn, items, *a, body));
+    let at = call.start_byte();
+    let dims = |i: usize| {
+        args.get(i)
+            .and_then(|a| dim_value(syn, items, values, *a, at))
+    };
     let shared = args
         .get(2)
         .and_then(|a| eval(syn, *a, items))
@@ -164,8 +170,15 @@ fn launch_of<'t>(
     })
 }
 
-/// A launch dimension: an integer, `dim3(a, b, c)`, or a `dim3` local.
-fn dim_value(syn: &Syntax, items: &dyn ConstEnv, n: Node, body: Node) -> Option<[u64; 3]> {
+/// A launch dimension: an integer, `dim3(a, b, c)`, or a local whose
+/// initialiser is one and that nothing writes before the launch (`at`).
+fn dim_value(
+    syn: &Syntax,
+    items: &dyn ConstEnv,
+    values: &HostValues,
+    n: Node,
+    at: usize,
+) -> Option<[u64; 3]> {
     if let Some(v) = eval(syn, n, items) {
         return Some([u64::try_from(v).ok()?, 1, 1]);
     }
@@ -183,15 +196,17 @@ fn dim_value(syn: &Syntax, items: &dyn ConstEnv, n: Node, body: Node) -> Option<
         }
         "identifier" => {
             let name = syn.text(n);
-            let init = find_dim3_decl(syn, body, name)?;
-            match init.kind() {
-                "argument_list" | "initializer_list" => {
-                    dims_from_args(syn, items, named_children(init))
-                }
-                _ => dim_value(syn, items, init, body),
+            // `int blocks = 0; cudaOccupancyMaxPotentialBlockSize(&blocks,
+            // ...)` writes it: only an initialiser still held counts.
+            let init = values.init_at(name, at)?;
+            match dim3_ctor_args(init) {
+                Some(args) => dims_from_args(syn, items, args),
+                None => dim_value(syn, items, values, init, at),
             }
         }
-        "parenthesized_expression" => dim_value(syn, items, *named_children(n).first()?, body),
+        "parenthesized_expression" => {
+            dim_value(syn, items, values, *named_children(n).first()?, at)
+        }
         _ => None,
     }
 }
@@ -207,41 +222,45 @@ fn dims_from_args(syn: &Syntax, items: &dyn ConstEnv, args: Vec<Node>) -> Option
     Some(d)
 }
 
-/// The initialiser of the only declaration of `name` in a host function,
-/// provided the variable is never assigned afterwards.
-pub(crate) fn find_dim3_decl<'t>(syn: &Syntax, body: Node<'t>, name: &str) -> Option<Node<'t>> {
-    let mut found = None;
-    let mut stack = vec![body];
-    while let Some(n) = stack.pop() {
-        match n.kind() {
-            "init_declarator" => {
-                let d = n.child_by_field_name("declarator")?;
-                if syn.text(d) == name {
-                    if found.is_some() {
-                        return None;
-                    }
-                    found = n.child_by_field_name("value");
-                }
-            }
-            "assignment_expression"
-                if n.child_by_field_name("left").map(|l| syn.text(l)) == Some(name) =>
-            {
-                return None;
-            }
-            "field_expression" => {
-                // `block.x = 16;` changes the variable.
-                if let (Some(a), Some(p)) = (n.child_by_field_name("argument"), n.parent()) {
-                    if syn.text(a) == name && p.kind() == "assignment_expression" {
-                        return None;
-                    }
-                }
-            }
-            _ => {}
-        }
-        let mut c = n.walk();
-        stack.extend(n.named_children(&mut c));
+/// The constructor arguments of a `dim3` declaration's initialiser:
+/// `dim3 b(x, y)`, `dim3 b{x, y}`, `dim3 b = {x, y}`, and the "most vexing
+/// parse" of `dim3 b(x, y)` with identifiers only, which tree-sitter reads
+/// as a function declaration whose parameters are types named `x` and `y`
+/// (the parameter list, see [`vexing_dim3`]); `None` for any other
+/// initialiser.
+pub(crate) fn dim3_ctor_args(init: Node) -> Option<Vec<Node>> {
+    match init.kind() {
+        "argument_list" | "initializer_list" => Some(named_children(init)),
+        "parameter_list" => named_children(init)
+            .into_iter()
+            .map(|p| {
+                let ty = p.child_by_field_name("type")?;
+                (p.kind() == "parameter_declaration"
+                    && p.child_by_field_name("declarator").is_none()
+                    && named_children(p).len() == 1
+                    && ty.kind() == "type_identifier")
+                    .then_some(ty)
+            })
+            .collect(),
+        _ => None,
     }
-    found
+}
+
+/// `dim3 b(x, y);` with identifiers only is parsed as the declaration of a
+/// function `b` taking parameters of types `x` and `y`. A `dim3` "function"
+/// declared inside a function body whose parameters are bare type names is
+/// that variable: its name and its constructor arguments (the parameter
+/// list, read by [`dim3_ctor_args`]).
+pub(crate) fn vexing_dim3<'t>(declarator: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+    if declarator.kind() != "function_declarator" {
+        return None;
+    }
+    let name = declarator
+        .child_by_field_name("declarator")
+        .filter(|d| d.kind() == "identifier")?;
+    let params = declarator.child_by_field_name("parameters")?;
+    dim3_ctor_args(params)?;
+    Some((name, params))
 }
 
 /// File-scope constants, then the host function's own `const` locals.

@@ -22,6 +22,7 @@
 use crate::consteval::{arith, eval_typed, ConstEnv};
 use crate::items::Items;
 use crate::launch::{host_consts, HostConsts, Launch};
+use crate::launch_path::{path_conditions, PathCond};
 use crate::syntax::{named_children, Syntax};
 use crate::types::{common_type, named_scalar, promote, sized_scalar};
 use std::collections::HashMap;
@@ -46,6 +47,8 @@ enum Key {
     /// A signed host value converted to unsigned in a launch dimension is
     /// not negative (a negative image width is no input).
     NotNegative,
+    /// A condition under which control reaches the launch.
+    Path,
 }
 
 /// What the launches of a kernel establish.
@@ -151,9 +154,19 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
         host: &host,
         passed: HashMap::new(),
         locals: HashMap::new(),
+        known: HashMap::new(),
         at: launch.call.start_byte(),
         helper: false,
     };
+    let paths = path_conditions(syn, launch.call, launch.host);
+    // `if (block_size == 16)` around the launch: the host variable is 16
+    // there, also where it is not passed to the kernel (`dim3
+    // threads(block_size, block_size)`).
+    for p in &paths {
+        if let Some((name, value, read)) = cx.known_value(*p) {
+            cx.known.insert(name.to_string(), (value, read));
+        }
+    }
     // Host values passed unchanged as a scalar parameter stand for it.
     let params: Vec<Option<(warpsafe_ir::VarId, ScalarTy)>> = kernel
         .params
@@ -172,7 +185,7 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
             let Some((name, narrowest)) = bare_identifier(syn, items, *arg) else {
                 continue;
             };
-            let Some(hty) = host.var(name).and_then(|v| v.scalar) else {
+            let Some(hty) = host.scalar(name) else {
                 continue;
             };
             if !hty.is_integer()
@@ -228,6 +241,21 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
             }
         }
     }
+    for p in paths {
+        if let Some(cond) = cx.path_fact(p) {
+            // A condition over constants says nothing (`16 == 16` once
+            // `if (bs == 16)` fixed `bs`); a false one is dropped too,
+            // rather than make every launch impossible.
+            let mut variable = false;
+            cond.walk(&mut |e| variable |= matches!(e, Expr::Var(_) | Expr::Builtin(_)));
+            if variable && !facts.iter().any(|f: &Fact| f.cond == cond) {
+                facts.push(Fact {
+                    key: Key::Path,
+                    cond,
+                });
+            }
+        }
+    }
     // Parameters the launch fixes to a constant are folded into the
     // dimensions (`gridDim.x == width / 32` with `width == 1024` is 32).
     let known: HashMap<warpsafe_ir::VarId, i128> = facts
@@ -249,6 +277,33 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
         let Some(parts) = cx.components(*node, 0) else {
             continue;
         };
+        let builtin_of = |d: usize| {
+            Expr::Builtin(if which == 0 {
+                Builtin::GridDim(DIMS[d])
+            } else {
+                Builtin::BlockDim(DIMS[d])
+            })
+        };
+        // `dim3 threads(bs, bs)` with `bs` unknown: a square block. Two
+        // components that are the same side-effect-free expression of one
+        // constructor are equal, whatever their value.
+        for d in 0..3 {
+            for e in d + 1..3 {
+                if let (Some(a), Some(b)) = (parts[d], parts[e]) {
+                    if syn.text(a) == syn.text(b) && cx.tr(a, 0).is_none() && pure(a) {
+                        facts.push(Fact {
+                            key: Key::Path,
+                            cond: Expr::binary(
+                                BinOp::Eq,
+                                ScalarTy::U32,
+                                builtin_of(d),
+                                builtin_of(e),
+                            ),
+                        });
+                    }
+                }
+            }
+        }
         for (d, part) in parts.iter().enumerate() {
             let value = match part {
                 Some(n) => cx.tr(*n, 0),
@@ -328,6 +383,15 @@ fn type_of(kernel: &Kernel, e: &Expr) -> ScalarTy {
 fn bare_identifier<'t>(syn: &'t Syntax, items: &Items, n: Node) -> Option<(&'t str, u32)> {
     match n.kind() {
         "identifier" => Some((syn.text(n), 128)),
+        // `dims.x`: a component of a `dim3` (see `HostFn::scalar`).
+        "field_expression" => {
+            let base = n.child_by_field_name("argument")?;
+            let field = syn.text(n.child_by_field_name("field")?);
+            (base.kind() == "identifier"
+                && matches!(field, "x" | "y" | "z")
+                && syn.text(n) == format!("{}.{field}", syn.text(base)))
+            .then(|| (syn.text(n), 128))
+        }
         "parenthesized_expression" => bare_identifier(syn, items, *named_children(n).first()?),
         "cast_expression" => {
             let ty = scalar_of_type(syn, items, n.child_by_field_name("type")?)?;
@@ -427,6 +491,26 @@ fn scalar_of_type(syn: &Syntax, items: &Items, n: Node) -> Option<ScalarTy> {
     }
 }
 
+/// The initialisers host variables still hold, for the launch's own
+/// dimensions (`launch.rs`): the same write analysis as the relations.
+pub(crate) struct HostValues<'t>(Option<HostFn<'t>>);
+
+impl<'t> HostValues<'t> {
+    pub(crate) fn analyse(syn: &'t Syntax, items: &Items, def: Node<'t>) -> Self {
+        HostValues(HostFn::analyse(syn, items, def))
+    }
+
+    /// The initialiser of the only declaration of `name` (for a `dim3`,
+    /// possibly its constructor's parameter list, see
+    /// [`crate::launch::dim3_ctor_args`]) when no write can run between
+    /// the declaration and `at`. `None` in a function with a lambda.
+    pub(crate) fn init_at(&self, name: &str, at: usize) -> Option<Node<'t>> {
+        let host = self.0.as_ref()?;
+        let var = host.var(name)?;
+        host.unchanged(name, var.decl, at).then_some(var.init)?
+    }
+}
+
 /// A local or parameter of the launching function.
 #[derive(Clone, Copy)]
 struct HostVar<'t> {
@@ -434,6 +518,9 @@ struct HostVar<'t> {
     scalar: Option<ScalarTy>,
     /// `dim3` declared by value.
     dim3: bool,
+    /// `dim3` declared by value or by `const` reference: its components
+    /// are `unsigned int` values that only writes to the name change.
+    dim3_value: bool,
     init: Option<Node<'t>>,
     /// Where the declaration starts.
     decl: usize,
@@ -494,6 +581,23 @@ impl<'t> HostFn<'t> {
         })
     }
 
+    /// The type of a scalar local or parameter, or of `d.x` (`.y`, `.z`)
+    /// of a `dim3` one.
+    fn scalar(&self, name: &str) -> Option<ScalarTy> {
+        match name.split_once('.') {
+            None => self.var(name)?.scalar,
+            Some((base, field)) => (matches!(field, "x" | "y" | "z") && self.var(base)?.dim3_value)
+                .then_some(ScalarTy::U32),
+        }
+    }
+
+    /// Whether `name` (or, for `d.x`, the variable `d`) holds the same
+    /// value at `from` and at `to` (see [`HostFn::unchanged`]).
+    fn unchanged_access(&self, name: &str, from: usize, to: usize) -> bool {
+        let base = name.split_once('.').map_or(name, |(b, _)| b);
+        self.unchanged(base, from, to)
+    }
+
     fn declares(&self, name: &str) -> bool {
         self.vars.contains_key(name)
     }
@@ -524,7 +628,12 @@ impl<'t> HostFn<'t> {
                                 Some(t) => (t, d.child_by_field_name("value")),
                                 None => continue,
                             },
-                            _ => (d, n.child_by_field_name("default_value")),
+                            _ => match crate::launch::vexing_dim3(d).filter(|_| dim3) {
+                                Some((name, args)) => (name, Some(args)),
+                                // A parameter's value is the caller's
+                                // argument, whatever its default.
+                                None => (d, None),
+                            },
                         };
                         let plain = target.kind() == "identifier";
                         if target.kind() == "reference_declarator" {
@@ -545,9 +654,12 @@ impl<'t> HostFn<'t> {
                         let Some(name) = declarator_name(syn, target) else {
                             continue;
                         };
+                        let const_ref = target.kind() == "reference_declarator"
+                            && crate::decl::quals(syn, n).const_;
                         vars.entry(name.to_string()).or_default().push(HostVar {
                             scalar: scalar.filter(|_| plain),
                             dim3: dim3 && plain,
+                            dim3_value: dim3 && (plain || const_ref),
                             init,
                             decl: pos,
                         });
@@ -706,6 +818,21 @@ const BY_VALUE: &[&str] = &[
     "cudaMemsetAsync",
     "cudaMemcpy2D",
     "cudaFree",
+    // `std::min`/`std::max` take `const T&`, the math functions values.
+    "min",
+    "max",
+    "abs",
+    "fabs",
+    "ceil",
+    "floor",
+    "round",
+    "sqrt",
+    "log",
+    "log2",
+    "exp",
+    "pow",
+    "fmin",
+    "fmax",
 ];
 
 /// The bare identifier arguments of a call the callee may write through a
@@ -784,6 +911,9 @@ struct Cx<'a, 't> {
     passed: HashMap<String, (Expr, ScalarTy)>,
     /// Parameters of an inlined helper.
     locals: HashMap<String, (Expr, ScalarTy)>,
+    /// Host variables a condition on the way to the launch fixes (`if (bs
+    /// == 16)`): the value, and where the condition reads it.
+    known: HashMap<String, (i128, usize)>,
     /// Where the launch starts.
     at: usize,
     /// Translating an inlined helper's body: only its parameters and
@@ -851,12 +981,41 @@ impl<'t> Cx<'_, 't> {
             }
             "identifier" if self.dim3_at(n).is_some() => match self.dim3_at(n)? {
                 None => Some([None; 3]),
-                Some(init) => match init.kind() {
-                    "argument_list" | "initializer_list" => from_args(named_children(init)),
-                    _ => self.components(init, depth + 1),
+                Some(init) => match crate::launch::dim3_ctor_args(init) {
+                    Some(args) => from_args(args),
+                    None => self.components(init, depth + 1),
                 },
             },
-            _ => Some([Some(n), None, None]),
+            // Anything else is one number for `x` (and 1 for `y`, `z`)
+            // only when it surely is a number: a `dim3` whose value is not
+            // followed, or a call returning one, says nothing.
+            _ if self.scalar(n) => Some([Some(n), None, None]),
+            _ => None,
+        }
+    }
+
+    /// Whether `n` surely has an arithmetic type (it is not a `dim3`): a
+    /// literal, arithmetic, a constant, a translatable expression, a
+    /// scalar host variable, or a `dim3`'s component.
+    fn scalar(&self, n: Node<'t>) -> bool {
+        match n.kind() {
+            "number_literal" | "binary_expression" | "sizeof_expression" | "unary_expression" => {
+                true
+            }
+            "parenthesized_expression" => {
+                named_children(n).first().is_some_and(|c| self.scalar(*c))
+            }
+            "identifier" => {
+                self.tr(n, 0).is_some()
+                    || self
+                        .host
+                        .var(self.syn.text(n))
+                        .is_some_and(|v| v.scalar.is_some())
+            }
+            "field_expression" => n
+                .child_by_field_name("field")
+                .is_some_and(|f| matches!(self.syn.text(f), "x" | "y" | "z")),
+            _ => self.tr(n, 0).is_some(),
         }
     }
 
@@ -872,7 +1031,8 @@ impl<'t> Cx<'_, 't> {
         let child = |f: &str| n.child_by_field_name(f);
         match n.kind() {
             "parenthesized_expression" => self.tr(*named_children(n).first()?, depth + 1),
-            "identifier" => {
+            // A `type_identifier` is an argument of a vexing `dim3` parse.
+            "identifier" | "type_identifier" => {
                 let name = syn.text(n);
                 if let Some(e) = self.locals.get(name) {
                     return Some(e.clone());
@@ -888,6 +1048,11 @@ impl<'t> Cx<'_, 't> {
                     let (from, to) = (read.min(self.at), read.max(self.at));
                     return self.host.unchanged(name, from, to).then(|| e.clone());
                 }
+                if let Some((value, at)) = self.known.get(name) {
+                    if self.host.unchanged(name, read.min(*at), read.max(*at)) {
+                        return Some((Expr::int(*value, vty), vty));
+                    }
+                }
                 if !self.host.unchanged(name, var.decl, read) {
                     return None;
                 }
@@ -900,6 +1065,17 @@ impl<'t> Cx<'_, 't> {
                 let d = ["x", "y", "z"].iter().position(|f| *f == field)?;
                 if base.kind() != "identifier" || self.helper {
                     return None;
+                }
+                let name = syn.text(n);
+                if let Some(e) = self.passed.get(name) {
+                    // The component passed as a parameter (`dimsB.x` as
+                    // `wB`), read where it holds the same value.
+                    let read = n.start_byte();
+                    let (from, to) = (read.min(self.at), read.max(self.at));
+                    return self
+                        .host
+                        .unchanged_access(name, from, to)
+                        .then(|| e.clone());
                 }
                 self.dim3_at(base)?;
                 let parts = self.components(base, depth + 1)?;
@@ -985,6 +1161,62 @@ impl<'t> Cx<'_, 't> {
         ))
     }
 
+    /// The host variable a path condition fixes (`x == K`, or `!(x !=
+    /// K)`, or `case K:` of `switch (x)`), its value and where it is read.
+    fn known_value(&self, p: PathCond<'t>) -> Option<(&'t str, i128, usize)> {
+        let (x, k) = match p {
+            PathCond::Holds { cond, negated } => {
+                let cond = strip_parens(cond);
+                if cond.kind() != "binary_expression" {
+                    return None;
+                }
+                let op = self.syn.text(cond.child_by_field_name("operator")?);
+                if (op, negated) != ("==", false) && (op, negated) != ("!=", true) {
+                    return None;
+                }
+                let (l, r) = (
+                    cond.child_by_field_name("left")?,
+                    cond.child_by_field_name("right")?,
+                );
+                if strip_parens(l).kind() == "identifier" {
+                    (strip_parens(l), r)
+                } else {
+                    (strip_parens(r), l)
+                }
+            }
+            PathCond::Case { value, label } => (strip_parens(value), label),
+        };
+        if x.kind() != "identifier" {
+            return None;
+        }
+        let name = self.syn.text(x);
+        let ty = self.host.var(name)?.scalar.filter(|t| t.is_integer())?;
+        let k = crate::consteval::eval(self.syn, k, self)?;
+        (ty.wrap(k) == k).then_some((name, k, x.start_byte()))
+    }
+
+    /// A path condition as a kernel condition, where it translates.
+    fn path_fact(&self, p: PathCond<'t>) -> Option<Expr> {
+        match p {
+            PathCond::Holds { cond, negated } => {
+                let (e, ty) = self.tr(cond, 0)?;
+                let e = convert(e, ty, ScalarTy::Bool);
+                Some(if negated { Expr::negate(e) } else { e })
+            }
+            PathCond::Case { value, label } => {
+                let (a, aty) = self.tr(value, 0)?;
+                let (b, bty) = self.tr(label, 0)?;
+                let ty = common_type(promote(aty), promote(bty));
+                Some(Expr::binary(
+                    BinOp::Eq,
+                    ty,
+                    convert(a, aty, ty),
+                    convert(b, bty, ty),
+                ))
+            }
+        }
+    }
+
     /// A call of a host helper whose body is one `return e;`, with its
     /// by-value scalar parameters bound to the arguments.
     fn inline(&self, call: Node<'t>, depth: u32) -> Option<(Expr, ScalarTy)> {
@@ -1040,11 +1272,40 @@ impl<'t> Cx<'_, 't> {
             consts: self.consts,
             host: self.host,
             passed: HashMap::new(),
+            known: HashMap::new(),
             locals,
             at: self.at,
             helper: true,
         };
         let (e, ty) = inner.tr(value, depth + 1)?;
         ret.is_integer().then(|| (convert(e, ty, ret), ret))
+    }
+}
+
+fn strip_parens(mut n: Node) -> Node {
+    while n.kind() == "parenthesized_expression" {
+        match named_children(n).first() {
+            Some(inner) => n = *inner,
+            None => break,
+        }
+    }
+    n
+}
+
+/// Whether evaluating `n` has no side effect (names, literals, arithmetic,
+/// member and element reads): two evaluations of it in one expression give
+/// one value.
+fn pure(n: Node) -> bool {
+    match n.kind() {
+        "identifier" | "type_identifier" | "number_literal" | "field_identifier" => true,
+        "parenthesized_expression"
+        | "binary_expression"
+        | "field_expression"
+        | "subscript_expression"
+        | "subscript_argument_list" => named_children(n).into_iter().all(pure),
+        "unary_expression" | "cast_expression" | "type_descriptor" | "primitive_type" => {
+            named_children(n).into_iter().all(pure)
+        }
+        _ => false,
     }
 }

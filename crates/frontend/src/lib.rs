@@ -11,6 +11,7 @@ mod consteval;
 mod decl;
 mod items;
 mod launch;
+mod launch_path;
 mod launch_relation;
 pub(crate) mod lower;
 mod syntax;
@@ -105,7 +106,9 @@ pub fn compile(
         .fns
         .iter()
         .filter(|f| f.is_kernel() && f.def.child_by_field_name("body").is_some())
-        .filter(|f| opts.kernels.is_empty() || opts.kernels.contains(&f.name))
+        .filter(|f| {
+            opts.kernels.is_empty() || opts.kernels.iter().any(|k| kernel_base(k) == f.name)
+        })
         .collect();
     if kernels.is_empty() {
         let names: Vec<String> = items
@@ -160,7 +163,46 @@ pub fn compile(
                 continue;
             }
         };
+        // `--kernel k<16>` (as reports name instantiations) picks one.
+        let wanted: Vec<String> = opts
+            .kernels
+            .iter()
+            .filter(|k| kernel_base(k) == f.name && k.contains('<'))
+            .map(|k| k.split_whitespace().collect())
+            .collect();
+        let all_wanted = opts.kernels.iter().any(|k| k.as_str() == f.name);
         let several = instances.len() > 1;
+        let shown_all: Vec<String> = instances
+            .iter()
+            .map(|t| format!("{}<{}>", f.name, t.join(", ")))
+            .collect();
+        let instances: Vec<Vec<String>> = instances
+            .into_iter()
+            .filter(|t| {
+                wanted.is_empty()
+                    || all_wanted
+                    || wanted.contains(
+                        &format!("{}<{}>", f.name, t.join(","))
+                            .split_whitespace()
+                            .collect::<String>(),
+                    )
+            })
+            .collect();
+        if instances.is_empty() {
+            diagnostics.push(
+                Diagnostic::error(
+                    "no-kernel",
+                    format!(
+                        "no instantiation {} of kernel `{}`",
+                        wanted.join(" or "),
+                        f.name
+                    ),
+                )
+                .with_note(format!("instantiations: {}", shown_all.join(", ")))
+                .at(name_span(&syn, f)),
+            );
+            continue;
+        }
         for texts in instances {
             match lower_one(&syn, &items, f, &texts, &launches) {
                 Ok((mut kernel, warnings)) => {
@@ -260,6 +302,11 @@ fn lower_one<'t>(
     }
     infer_unused_dims(&mut kernel);
     Ok((kernel, warnings))
+}
+
+/// The kernel a `--kernel` value names: `k` for `k<16>`.
+fn kernel_base(wanted: &str) -> &str {
+    wanted.split('<').next().unwrap_or(wanted).trim()
 }
 
 /// Constant components every launch gives become known parts of the

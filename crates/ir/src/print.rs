@@ -66,7 +66,8 @@ impl Printer<'_> {
 
     fn kernel(&mut self) {
         let k = self.kernel;
-        let targs = if k.template_args.is_empty() {
+        // An instantiation's name already carries its arguments (`k<32>`).
+        let targs = if k.template_args.is_empty() || k.name.ends_with('>') {
             String::new()
         } else {
             format!("<{}>", k.template_args.join(", "))
