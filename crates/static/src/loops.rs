@@ -8,7 +8,8 @@
 //!   an unsigned variable cannot wrap, `!=` meets its bound, a signed `/`/`>>`
 //!   loop stays non-negative), the protocol is `if valid { for } else { loop }`.
 //!   Overflow of *signed* loop variables is C undefined behaviour and is
-//!   assumed not to happen.
+//!   assumed not to happen: `i <= n` with a signed `i` needs no `n < MAX`
+//!   when the loop cannot stop early (it could only end by overflowing).
 //! - Any other loop becomes a [`Proto::Loop`] (unknown iteration count) whose
 //!   body is guarded by the loop condition.
 //! - Inside the loop, every variable the loop assigns (other than the loop
@@ -52,6 +53,13 @@ struct Counted {
     step: Step,
     test: BinOp,
     valid: Sym,
+    /// `valid` without the conditions that only rule out executions in
+    /// which the signed loop variable overflows (`i <= n` with `n` the
+    /// type's maximum can only end by overflowing `i`). A loop that cannot
+    /// stop early needs only this: those executions are undefined
+    /// behaviour, assumed away like every signed overflow of a loop
+    /// variable.
+    valid_defined: Sym,
 }
 
 /// One evaluated iteration.
@@ -214,7 +222,8 @@ impl Infer<'_> {
                     bound_known: !early,
                     span,
                 }));
-                if c.valid.is_true() {
+                let valid = if early { c.valid } else { c.valid_defined };
+                if valid.is_true() {
                     for_
                 } else {
                     self.note(span, "counting loop is exact only under a condition; otherwise its iteration count is unknown".into());
@@ -224,7 +233,7 @@ impl Infer<'_> {
                         Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(u.clone()),
                         _ => None,
                     });
-                    Proto::if_(c.valid, for_, fallback)
+                    Proto::if_(valid, for_, fallback)
                 }
             }
             None => unknown_loop(it.cond, it.proto),
@@ -411,8 +420,10 @@ fn counted(
     let max = Sym::int(type_range(ty).1, ty);
     let bits = Sym::int(i128::from(ty.bits()), ty);
     let unsigned = !ty.is_signed();
-    let mut valid = Sym::Bool(true);
-    let mut need = |c: Sym| valid = Sym::and(valid.clone(), c);
+    let mut v = Validity {
+        all: Sym::Bool(true),
+        defined: Sym::Bool(true),
+    };
     let unit = amount.as_int() == Some(1);
     // `i != 0` on a halving loop is `i > 0` for a start that is not
     // negative (`while (i != 0) { ...; i /= 2; }`).
@@ -420,7 +431,7 @@ fn counted(
         test == BinOp::Ne && matches!(op, BinOp::Div | BinOp::Shr) && bound.as_int() == Some(0);
     let test = if halving_to_zero {
         if !unsigned {
-            need(bin(BinOp::Ge, &init, &zero));
+            v.need(bin(BinOp::Ge, &init, &zero));
         }
         BinOp::Gt
     } else {
@@ -432,76 +443,82 @@ fn counted(
     let step = match op {
         BinOp::Add => {
             if !amount.is_positive() {
-                need(bin(BinOp::Gt, &amount, &zero));
+                v.need(bin(BinOp::Gt, &amount, &zero));
             }
             if unsigned {
                 let limit = match test {
                     BinOp::Le => bin(BinOp::Sub, &max, &amount),
                     _ => bin(BinOp::Add, &bin(BinOp::Sub, &max, &amount), &one),
                 };
-                need(bin(BinOp::Le, &bound, &limit));
+                v.need(bin(BinOp::Le, &bound, &limit));
             }
             Step::Add(amount)
         }
         BinOp::Sub => {
             if !amount.is_positive() {
-                need(bin(BinOp::Gt, &amount, &zero));
+                v.need(bin(BinOp::Gt, &amount, &zero));
             }
             if unsigned {
                 let limit = match test {
                     BinOp::Ge => amount.clone(),
                     _ => bin(BinOp::Sub, &amount, &one),
                 };
-                need(bin(BinOp::Ge, &bound, &limit));
+                v.need(bin(BinOp::Ge, &bound, &limit));
             }
             Step::Sub(amount)
         }
         BinOp::Mul => {
-            need(bin(BinOp::Gt, &amount, &one));
-            need(bin(BinOp::Gt, &init, &zero));
+            v.need(bin(BinOp::Gt, &amount, &one));
+            v.need(bin(BinOp::Gt, &init, &zero));
             if unsigned {
-                need(bin(BinOp::Le, &bound, &bin(BinOp::Div, &max, &amount)));
+                v.need(bin(BinOp::Le, &bound, &bin(BinOp::Div, &max, &amount)));
             }
             Step::Mul(amount)
         }
         BinOp::Shl => {
-            need(bin(BinOp::Gt, &amount, &zero));
-            need(bin(BinOp::Lt, &amount, &bits));
-            need(bin(BinOp::Gt, &init, &zero));
+            v.need(bin(BinOp::Gt, &amount, &zero));
+            v.need(bin(BinOp::Lt, &amount, &bits));
+            v.need(bin(BinOp::Gt, &init, &zero));
             if unsigned {
-                need(bin(BinOp::Le, &bound, &bin(BinOp::Shr, &max, &amount)));
+                v.need(bin(BinOp::Le, &bound, &bin(BinOp::Shr, &max, &amount)));
             }
             Step::Shl(amount)
         }
         BinOp::Div => {
-            need(bin(BinOp::Gt, &amount, &zero));
+            v.need(bin(BinOp::Gt, &amount, &zero));
             Step::Div(amount)
         }
         _ => {
-            need(bin(BinOp::Ge, &amount, &zero));
-            need(bin(BinOp::Lt, &amount, &bits));
+            v.need(bin(BinOp::Ge, &amount, &zero));
+            v.need(bin(BinOp::Lt, &amount, &bits));
             Step::Shr(amount)
         }
     };
     let (lo, hi) = match (step.increasing(), test) {
         (true, BinOp::Lt) => (init, bound),
         (true, BinOp::Le) => {
-            need(bin(BinOp::Lt, &bound, &max));
+            // `i <= MAX` holds for every `i`: with a signed `i` the loop
+            // ends only by overflowing it (or by an early exit).
+            if unsigned {
+                v.need(bin(BinOp::Lt, &bound, &max));
+            } else {
+                v.need_unless_overflow(bin(BinOp::Lt, &bound, &max));
+            }
             (init, bin(BinOp::Add, &bound, &one))
         }
         (true, BinOp::Ne) => {
-            need(bin(BinOp::Le, &init, &bound));
+            v.need(bin(BinOp::Le, &init, &bound));
             (init, bound)
         }
         (false, BinOp::Gt | BinOp::Ge | BinOp::Ne) => {
-            need(bin(BinOp::Lt, &init, &max));
+            v.need(bin(BinOp::Lt, &init, &max));
             if test == BinOp::Ne {
-                need(bin(BinOp::Ge, &init, &bound));
+                v.need(bin(BinOp::Ge, &init, &bound));
             }
             let lo = if test == BinOp::Ge {
                 bound
             } else {
-                need(bin(BinOp::Lt, &bound, &max));
+                v.need(bin(BinOp::Lt, &bound, &max));
                 bin(BinOp::Add, &bound, &one)
             };
             (lo, bin(BinOp::Add, &init, &one))
@@ -509,7 +526,7 @@ fn counted(
         _ => return Err("the step moves away from the bound".into()),
     };
     if !unsigned && matches!(step, Step::Div(_) | Step::Shr(_)) {
-        need(bin(BinOp::Ge, &lo, &zero));
+        v.need(bin(BinOp::Ge, &lo, &zero));
     }
     Ok(Counted {
         var,
@@ -519,6 +536,25 @@ fn counted(
         hi,
         step,
         test,
-        valid,
+        valid: v.all,
+        valid_defined: v.defined,
     })
+}
+
+/// The conditions under which a counting loop's range is exact.
+struct Validity {
+    all: Sym,
+    /// Without those only an overflow of the signed loop variable breaks.
+    defined: Sym,
+}
+
+impl Validity {
+    fn need(&mut self, c: Sym) {
+        self.defined = Sym::and(self.defined.clone(), c.clone());
+        self.all = Sym::and(self.all.clone(), c);
+    }
+
+    fn need_unless_overflow(&mut self, c: Sym) {
+        self.all = Sym::and(self.all.clone(), c);
+    }
 }
