@@ -396,7 +396,8 @@ impl Check<'_> {
         asserts.push(if cross {
             term::not(same_block)
         } else {
-            same_block
+            // With the pair class, if any (see `groups`).
+            term::and([same_block].into_iter().chain(s.class.clone()))
         });
         // A query asked before with another number (the same accesses,
         // guards and loops in another phase) has the same answer.

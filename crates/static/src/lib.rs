@@ -28,6 +28,7 @@ mod carried;
 mod encode;
 mod env;
 mod grid;
+mod groups;
 mod infer;
 mod intrinsic;
 mod loops;

@@ -43,6 +43,7 @@ use crate::batch::{self, Outcome};
 use crate::encode::{
     has_signed_arithmetic, resize, sort_of, EncodeError, Encoder, Shared, ThreadVars,
 };
+use crate::groups::{self, PairClass};
 use crate::infer::infer;
 use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
 use crate::stride::{self, Constants};
@@ -231,23 +232,13 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     if config.assumptions.only_intra_group {
         report.notes.push(ONLY_INTRA_GROUP_NOTE.into());
     }
-    let mut check = Check::new(
-        kernel,
-        kp,
-        solver_config,
-        &config.params,
-        config.assumptions,
-        unmodelled_synchronisation(kernel),
-    );
-    check.max_races = config.max_races;
-    let outcome = check.run();
-    let Check {
+    let Passes {
         races,
         inconclusive,
         divergences,
         stopped_early,
-        ..
-    } = check;
+        outcome,
+    } = run_passes(kernel, kp, config, &solver_config);
     if stopped_early {
         report.notes.push(format!(
             "the check stopped after {} race(s) (--max-races): others may exist",
@@ -295,6 +286,109 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         },
     };
     report
+}
+
+/// What the race check's passes found together.
+struct Passes {
+    races: Vec<Race>,
+    inconclusive: Vec<(Access, Access, String)>,
+    divergences: Vec<Divergence>,
+    stopped_early: bool,
+    outcome: Result<Option<(String, Span)>, Fatal>,
+}
+
+/// The race check: one pass, or, in a kernel with warp or tile barriers
+/// that can be modelled, one pass per pair class (`groups`). When a class
+/// inside a group cannot be aligned (a warp barrier in a loop of unknown
+/// length, say), the single pass in which those barriers order nothing
+/// is the answer.
+fn run_passes(
+    kernel: &Kernel,
+    kp: &KernelProtocol,
+    config: &RaceConfig,
+    solver_config: &SolverConfig,
+) -> Passes {
+    let one = |kp: &KernelProtocol, class: Option<PairClass>, reasons: Vec<String>| {
+        let mut check = Check::new(
+            kernel,
+            kp,
+            solver_config.clone(),
+            &config.params,
+            config.assumptions,
+            reasons,
+        );
+        check.max_races = config.max_races;
+        check.class = class;
+        let outcome = check.run();
+        Passes {
+            races: check.races,
+            inconclusive: check.inconclusive,
+            divergences: check.divergences,
+            stopped_early: check.stopped_early,
+            outcome,
+        }
+    };
+    let found = groups::groups(&kp.body).filter(|g| !g.sizes.is_empty());
+    let Some(found) = found else {
+        return one(kp, None, unmodelled_synchronisation(kernel, false));
+    };
+    let reasons = unmodelled_synchronisation(kernel, true);
+    let mut all: Option<Passes> = None;
+    for class in groups::classes(&found) {
+        let inside = class.inside();
+        let group = match class.same {
+            Some(32) => "threads of a warp".to_string(),
+            Some(n) => format!("threads of a tile of {n}"),
+            None => String::new(),
+        };
+        let pass = match class.same {
+            None => one(kp, Some(class), reasons.clone()),
+            Some(_) => {
+                let body = groups::as_block_barriers(&kp.body, &class);
+                let grouped = KernelProtocol { body, ..kp.clone() };
+                one(&grouped, Some(class), reasons.clone())
+            }
+        };
+        if matches!(pass.outcome, Ok(Some(_))) && inside {
+            // Not aligned with the group's barriers: they order nothing.
+            return one(kp, None, unmodelled_synchronisation(kernel, false));
+        }
+        all = Some(match all {
+            None => pass,
+            Some(mut acc) => {
+                for race in pass.races {
+                    if !acc.races.iter().any(|r| same_race(r, &race)) {
+                        acc.races.push(race);
+                    }
+                }
+                acc.inconclusive.extend(pass.inconclusive);
+                for mut d in pass.divergences {
+                    if acc.divergences.iter().any(|e| e.span == d.span) {
+                        continue;
+                    }
+                    // Found between two threads of one group.
+                    d.reason = d.reason.replace("threads of a block", &group);
+                    acc.divergences.push(d);
+                }
+                acc.stopped_early |= pass.stopped_early;
+                acc.outcome = match (acc.outcome, pass.outcome) {
+                    (Ok(None), o) => o,
+                    (o, _) => o,
+                };
+                acc
+            }
+        });
+    }
+    all.expect("invariant: at least the class outside every group")
+}
+
+/// Whether two races are between the same two accesses.
+fn same_race(a: &Race, b: &Race) -> bool {
+    let key = |r: &Race| {
+        let (x, y) = (r.first.span, r.second.span);
+        (r.array, x.min(y), x.max(y))
+    };
+    key(a) == key(b)
 }
 
 /// Whether an index, a condition, an assertion or a precondition of `kp`
@@ -756,6 +850,9 @@ pub(crate) struct Check<'k> {
     max_races: Option<usize>,
     /// The search stopped at `max_races`.
     stopped_early: bool,
+    /// The pair class this check is restricted to (warp and tile
+    /// barriers, see `groups`): asserted for two threads of one block.
+    class: Option<PairClass>,
 }
 
 /// A solver with the global constants declared.
@@ -766,6 +863,9 @@ pub(crate) struct Session {
     /// open scopes hold (see [`enter_context`]): the loop (compared by
     /// address only), its variable, its id.
     context: Vec<(*const ForLoop, Term, LoopId)>,
+    /// The pair class's condition on two threads of one block (see
+    /// `groups`), for the two-thread questions.
+    pub(crate) class: Option<Term>,
 }
 
 /// The constants every query shares.
@@ -1076,7 +1176,7 @@ impl Check<'_> {
         s.solver.push()?;
         let mut approximate = false;
         let r = entered.and_then(|()| {
-            context_query(s, n, guards, same_block, |e1, e2| {
+            context_query(s, n, guards, same_block, true, |e1, e2| {
                 let mut differ = Vec::new();
                 for v in values {
                     let ty = if v.ty() == ScalarTy::Bool {
@@ -1142,7 +1242,7 @@ impl Check<'_> {
         let s = self.session()?;
         let entered = enter_context(s, n, sync_loops);
         s.solver.push()?;
-        let r = entered.and_then(|()| context_query(s, n, guards, true, goal));
+        let r = entered.and_then(|()| context_query(s, n, guards, true, false, goal));
         s.solver.pop()?;
         Ok(r)
     }
@@ -1248,6 +1348,7 @@ fn context_query(
     n: usize,
     guards: &[Sym],
     same_block: bool,
+    pair: bool,
     goal: impl FnOnce(&mut Encoder<'_>, &mut Encoder<'_>) -> Result<Term, EncodeError>,
 ) -> Result<CheckResult, Fatal> {
     let g = &s.globals;
@@ -1282,6 +1383,9 @@ fn context_query(
         s.solver.assert(&term::and(
             (0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())),
         ))?;
+        if let Some(class) = s.class.as_ref().filter(|_| pair) {
+            s.solver.assert(class)?;
+        }
     }
     Ok(s.solver.check()?)
 }
@@ -1311,6 +1415,7 @@ impl<'k> Check<'k> {
             assumptions,
             max_races: None,
             stopped_early: false,
+            class: None,
         }
     }
 
@@ -1332,9 +1437,11 @@ impl<'k> Check<'k> {
         }
         let sites = &aligned.sites;
         let (kernel, only_intra_group) = (self.kernel, self.assumptions.only_intra_group);
+        // Pairs inside a warp or tile are of one block.
+        let inside = self.class.as_ref().is_some_and(|c| c.inside());
         let pairs_where = |keep: &dyn Fn(usize, usize) -> bool| {
             let mut pairs = candidate_pairs(kernel, &aligned, keep);
-            if only_intra_group {
+            if only_intra_group || inside {
                 pairs.retain(|p| matches!(p, Pair::SameBlock { .. }));
             }
             pairs
@@ -1345,6 +1452,9 @@ impl<'k> Check<'k> {
         let mut found: Vec<(PairOrder, Race)> = Vec::new();
         let mut done: HashSet<PairOrder> = HashSet::new();
         for group in batch::groups(self.kernel, &aligned) {
+            if inside && group.scope == RaceScope::CrossBlock {
+                continue;
+            }
             if self.max_races.is_some_and(|m| found.len() >= m) {
                 self.stopped_early = true;
                 break;
@@ -1441,10 +1551,26 @@ impl<'k> Check<'k> {
         if self.session.is_none() {
             let mut solver = Solver::start(self.config.clone())?;
             let globals = self.declare_globals(&mut solver, self.kp)?;
+            // Two threads of one block are in the class; asserted with
+            // "same block" in the two-thread questions only (a
+            // one-thread question, whether a branch is dead, is not about
+            // pairs: an empty class must not make every branch dead).
+            let class = self.class.as_ref().map(|class| {
+                let [t1, t2] = &globals.threads;
+                let bd = &globals.shared.block_dim;
+                let rank = |t: &[Term; 3]| {
+                    term::bvadd(
+                        term::bvadd(t[0].clone(), term::bvmul(t[1].clone(), bd[0].clone())),
+                        term::bvmul(t[2].clone(), term::bvmul(bd[0].clone(), bd[1].clone())),
+                    )
+                };
+                class.condition(&rank(&t1.thread_idx), &rank(&t2.thread_idx))
+            });
             self.session = Some(Session {
                 solver,
                 globals,
                 context: Vec::new(),
+                class,
             });
         }
         Ok(self.session.as_mut().expect("invariant: started"))
@@ -1871,6 +1997,7 @@ impl<'k> Check<'k> {
                 (s1, s2)
             }
         };
+        let class = s.class.clone();
         let solver = &mut s.solver;
         solver.push()?;
         for (name, sort) in &decls {
@@ -1897,7 +2024,7 @@ impl<'k> Check<'k> {
             term::and((0..3).map(|d| term::eq(t1.thread_idx[d].clone(), t2.thread_idx[d].clone())));
         solver.assert(&term::not(term::and([same_block.clone(), same_thread])))?;
         solver.assert(&match scope {
-            RaceScope::SameBlock => same_block,
+            RaceScope::SameBlock => term::and([same_block].into_iter().chain(class.clone())),
             RaceScope::CrossBlock => term::not(same_block),
         })?;
         let result = solver.check()?;
@@ -2176,7 +2303,7 @@ pub(crate) fn describe_reason(kernel: &Kernel, r: &UnknownReason) -> String {
 /// Ways the kernel may order accesses that v0 does not model. Races are
 /// never *provable* in such a kernel (seed 004): the synchronisation might
 /// rule them out.
-fn unmodelled_synchronisation(kernel: &Kernel) -> Vec<String> {
+fn unmodelled_synchronisation(kernel: &Kernel, warp_modelled: bool) -> Vec<String> {
     use warpsafe_ir::{AccessKind, BarrierKind, MemOrder, StmtKind};
     let (mut warp, mut fence, mut ordered, mut volatile) = (false, false, false, false);
     kernel.walk(&mut |stmt| match &stmt.kind {
@@ -2198,7 +2325,7 @@ fn unmodelled_synchronisation(kernel: &Kernel) -> Vec<String> {
         _ => {}
     });
     let mut reasons = Vec::new();
-    if warp {
+    if warp && !warp_modelled {
         reasons.push(
             "warp and tile barriers are not modelled: they may order these accesses".to_string(),
         );

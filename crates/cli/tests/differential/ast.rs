@@ -213,6 +213,10 @@ pub enum Stmt {
     Update { var: usize, update: Update },
     /// `__syncthreads();`
     Sync,
+    /// `__syncwarp();` (every generated block is within one warp).
+    WarpSync,
+    /// The `sync()` of the block's `tiled_partition<2>` tile.
+    TileSync,
     /// `return;`
     Return,
 }

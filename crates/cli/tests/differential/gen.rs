@@ -23,6 +23,8 @@ pub struct Features {
     /// Loop-carried variables (`c = 1 - c`, swaps, `^=`) and loops that
     /// double, halve or count down.
     pub carried: bool,
+    /// `__syncwarp()` and a 2-thread tile's `sync()` in uniform code.
+    pub group_barriers: bool,
 }
 
 impl Features {
@@ -33,6 +35,7 @@ impl Features {
         pairs: true,
         data_dependence: true,
         carried: true,
+        group_barriers: true,
     };
 }
 
@@ -251,7 +254,15 @@ impl Gen<'_> {
                         body,
                     };
                 }
-                83..=94 if uniform => return Stmt::Sync,
+                83..=94 if uniform => {
+                    // Warp and tile barriers in uniform code, a quarter of
+                    // the time: a tile of 2 orders half a 4-thread block.
+                    return match self.rng.range(0, 7) {
+                        0 if self.features.group_barriers => Stmt::WarpSync,
+                        1 if self.features.group_barriers => Stmt::TileSync,
+                        _ => Stmt::Sync,
+                    };
+                }
                 83..=86 if self.features.divergent_barriers => return Stmt::Sync,
                 95..=97 if depth > 0 && self.features.returns => return Stmt::Return,
                 _ => {}

@@ -9,6 +9,9 @@ use std::fmt::Write;
 pub fn file(k: &Kernel) -> String {
     let mut out = String::new();
     let n = k.len;
+    if uses_tiles(&k.body) {
+        out.push_str("#include <cooperative_groups.h>\n\n");
+    }
     if k.pairs {
         out.push_str("struct Pair {\n  int a;\n  int b;\n};\n\n");
     }
@@ -67,6 +70,16 @@ fn collect_helpers(body: &[Stmt], out: &mut BTreeSet<Helper>) {
             _ => {}
         }
     }
+}
+
+/// Whether a tile's `sync()` is among the statements.
+fn uses_tiles(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::TileSync => true,
+        Stmt::If { then, els, .. } => uses_tiles(then) || uses_tiles(els),
+        Stmt::For { body, .. } => uses_tiles(body),
+        _ => false,
+    })
 }
 
 fn block(out: &mut String, k: &Kernel, body: &[Stmt], depth: usize) {
@@ -175,6 +188,15 @@ fn stmt(out: &mut String, k: &Kernel, s: &Stmt, depth: usize) {
         }
         Stmt::Sync => {
             let _ = writeln!(out, "{pad}__syncthreads();");
+        }
+        Stmt::WarpSync => {
+            let _ = writeln!(out, "{pad}__syncwarp();");
+        }
+        Stmt::TileSync => {
+            let _ = writeln!(
+                out,
+                "{pad}{{ auto tile = cooperative_groups::tiled_partition<2>(cooperative_groups::this_thread_block()); tile.sync(); }}"
+            );
         }
         Stmt::Return => {
             let _ = writeln!(out, "{pad}return;");
