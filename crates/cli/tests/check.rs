@@ -657,3 +657,184 @@ fn a_launch_through_a_function_pointer_launches_each_kernel_it_may_hold() {
     }
     assert_eq!(code, Some(0), "{stdout}");
 }
+
+/// `dim3 threads(side, side);` (identifiers only) parses as a function
+/// declaration. It is still the block: constant arguments give the launch
+/// (16x16 here), runtime ones leave the block open, and never a 1-D block,
+/// which would call the racy twin (rows of the block write one element)
+/// race-free.
+#[test]
+fn a_dim3_declared_with_identifiers_only_is_the_launch_block() {
+    let dir = "tests/kernels/constructs";
+    let (code, stdout) = check_file(&format!("{dir}/launch_vexing_dim3.cu"), &[]);
+    assert!(stdout.contains("kernel tile: DRF"), "{stdout}");
+    assert!(stdout.contains("blockDim=(16,16,1)"), "{stdout}");
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(&format!("{dir}/launch_vexing_dim3_racy.cu"), &[]);
+    assert!(stdout.contains("kernel rows: RACY"), "{stdout}");
+    assert!(stdout.contains("blockDim=(any,any,1)"), "{stdout}");
+    assert!(stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
+/// The conditions under which the host reaches a launch (an early
+/// `return`, an enclosing `if`, the `case` of a `switch`) are part of the
+/// launch relation: with `2 <= n <= 1024` the doubling loop over `n` cannot
+/// wrap, so its barriers align and the kernel is DRF; a `--block-dim` flag
+/// drops the relation and the loop is again one of unknown length. The
+/// conditions never hide a race: `k != 0` leaves `out[threadIdx.x / k]`
+/// racy.
+#[test]
+fn conditions_on_the_way_to_a_launch_are_assumed() {
+    let dir = "tests/kernels/constructs";
+    let (code, stdout) = check_file(&format!("{dir}/launch_path_conditions.cu"), &[]);
+    assert!(stdout.contains("kernel passes: DRF"), "{stdout}");
+    assert!(
+        stdout.contains("assuming n <= 1024u && n >= 2u && blockDim.x == 512u || n <= 1024u && n >= 2u && blockDim.x == 1024u"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(
+        &format!("{dir}/launch_path_conditions.cu"),
+        &["--block-dim", "512"],
+    );
+    assert!(
+        stdout.contains(
+            "kernel passes: UNKNOWN: barrier inside a loop whose iteration count is unknown"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+    let (code, stdout) = check_file(&format!("{dir}/launch_path_conditions_racy.cu"), &[]);
+    assert!(stdout.contains("kernel bucket: RACY"), "{stdout}");
+    assert!(stdout.contains("assuming k != 0u"), "{stdout}");
+    assert!(stdout.contains("blockDim=(256,1,1)"), "{stdout}");
+    assert!(stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
+/// A tiled loop `for (int a = first; a <= last; a += 256)` with barriers
+/// (matrixMul's shape) is a counting loop: with a signed `a`, `last ==
+/// INT_MAX` could only end by overflowing `a` (undefined), so the barriers
+/// align and the kernel is DRF; without the second barrier it races.
+#[test]
+fn a_signed_inclusive_tiled_loop_with_barriers_aligns() {
+    let dir = "tests/kernels/constructs";
+    let (code, stdout) = check_file(&format!("{dir}/loops_signed_le.cu"), &[]);
+    assert!(stdout.contains("kernel tiles: DRF"), "{stdout}");
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(&format!("{dir}/loops_signed_le_racy.cu"), &[]);
+    assert!(stdout.contains("kernel tiles: RACY"), "{stdout}");
+    assert!(stdout.contains("race on `s` (shared)"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
+/// A host value that is written before the launch gives no dimension or
+/// relation: `cudaOccupancyMaxPotentialBlockSize(&blocks, &threads, k)`
+/// sets `int blocks = 0, threads = 0;` (read as a zero-size launch before),
+/// and a parameter's default value is not its value (`run(d, n, 64)`).
+/// Both kernels race once the grid has two blocks.
+#[test]
+fn host_values_written_before_the_launch_or_defaulted_are_not_assumed() {
+    let kernel = "__global__ void k(int *a, int n) {\n\
+                  \x20 int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+                  \x20 a[i] = 0;\n\
+                  \x20 a[i + n] = 1;\n\
+                  }\n";
+    let occupancy = format!(
+        "{kernel}void run(int *d, int n) {{\n\
+         \x20 int blocks = 0, threads = 0;\n\
+         \x20 cudaOccupancyMaxPotentialBlockSize(&blocks, &threads, k);\n\
+         \x20 k<<<blocks, threads>>>(d, n);\n\
+         }}\n"
+    );
+    let (code, stdout) = common::run_on("check", "occupancy.cu", &occupancy, &[]);
+    assert!(stdout.contains("kernel k: RACY"), "{stdout}");
+    assert!(
+        stdout.contains("blockDim=(any,1,1), gridDim=(any,1,1)"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(1), "{stdout}");
+    let defaulted = format!(
+        "{kernel}void run(int *d, int n, int blocks = 1) {{\n\
+         \x20 k<<<blocks, 256>>>(d, n);\n\
+         }}\n"
+    );
+    let (code, stdout) = common::run_on("check", "defaulted.cu", &defaulted, &[]);
+    assert!(stdout.contains("kernel k: RACY"), "{stdout}");
+    assert!(stdout.contains("gridDim=(any,1,1)"), "{stdout}");
+    assert!(!stdout.contains("assuming"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
+/// `--kernel` takes an instantiation as reports name it (`scale<2>`), and
+/// says which exist when it names none.
+#[test]
+fn kernel_flag_takes_an_instantiation() {
+    let rel = "tests/kernels/constructs/template_instantiations.cu";
+    let (code, stdout) = check_file(rel, &["--kernel", "scale<2>"]);
+    assert!(stdout.contains("kernel scale<2>:"), "{stdout}");
+    assert!(!stdout.contains("kernel scale<1>"), "{stdout}");
+    assert_eq!(code, Some(0), "{stdout}");
+    let out = check_command(rel, &["--kernel", "scale<3>"])
+        .output()
+        .expect("invariant: the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no instantiation scale<3> of kernel `scale`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("instantiations: scale<1>, scale<2>, scale<4>"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+}
+
+/// `dim3 threads(side, side)` with `side` unknown is a square block
+/// (`blockDim.x == blockDim.y`, stated): at most 32x32 threads, so a 32x32
+/// tile indexed by `threadIdx` stays in bounds and the transpose is DRF; a
+/// 64x16 block (given by flag) races.
+#[test]
+fn a_block_built_from_one_unknown_side_is_square() {
+    let rel = "tests/kernels/constructs/launch_square_block.cu";
+    let (code, stdout) = check_file(rel, &[]);
+    assert!(stdout.contains("kernel transposeTile: DRF"), "{stdout}");
+    assert!(
+        stdout.contains("assuming blockDim.x == blockDim.y"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(rel, &["--block-dim", "64,16"]);
+    assert!(stdout.contains("kernel transposeTile: RACY"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
+/// `__syncwarp()` orders the lanes of one warp: a warp reduction with it
+/// between steps is DRF; without it the lanes race; between two warps it
+/// orders nothing; reached by half a warp it is divergence (named as one
+/// between threads of a warp). (`explore` agrees on each, but takes
+/// minutes on 64 threads in a debug build; the differential test compares
+/// the engines on random kernels with warp and tile barriers.)
+#[test]
+fn warp_barriers_order_the_lanes_of_one_warp() {
+    let dir = "tests/kernels/constructs";
+    for (file, verdict, code) in [
+        ("syncwarp_reduction.cu", "kernel reduceWarp: DRF", 0),
+        ("syncwarp_reduction_racy.cu", "kernel reduceWarp: RACY", 1),
+        ("syncwarp_across_warps_racy.cu", "kernel swapWarps: RACY", 1),
+        ("syncwarp_divergent.cu", "kernel halfWarp: DIVERGENT", 1),
+        ("syncwarp_masks.cu", "kernel warpFold: DRF", 0),
+        ("coop_groups_block_tile.cu", "kernel tileSums: DRF", 0),
+    ] {
+        let (got, stdout) = check_file(&format!("{dir}/{file}"), &[]);
+        assert!(stdout.contains(verdict), "{file}: {stdout}");
+        assert!(!stdout.contains("[possible"), "{file}: {stdout}");
+        assert_eq!(got, Some(code), "{file}: {stdout}");
+    }
+    let (_, stdout) = check_file(&format!("{dir}/syncwarp_divergent.cu"), &[]);
+    assert!(
+        stdout.contains("barrier under a condition that differs between threads of a warp"),
+        "{stdout}"
+    );
+}
