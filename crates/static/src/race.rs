@@ -379,7 +379,12 @@ fn run_passes(
             }
         });
     }
-    all.expect("invariant: at least the class outside every group")
+    let mut all = all.expect("invariant: at least the class outside every group");
+    if let Some(m) = config.max_races {
+        all.stopped_early |= all.races.len() > m;
+        all.races.truncate(m);
+    }
+    all
 }
 
 /// Whether two races are between the same two accesses.
