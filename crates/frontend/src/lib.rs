@@ -347,7 +347,11 @@ fn apply_relations(
         for d in 0..3 {
             parts[d] = parts[d].or(known[d]);
         }
-        from_launch.push(format!("{what}.{}", dims.join("/")));
+        from_launch.push(if dims.len() == 3 {
+            what.to_string()
+        } else {
+            format!("{what}.{}", dims.join("/"))
+        });
     }
     if !from_launch.is_empty() {
         launch.notes.push((

@@ -357,8 +357,16 @@ fn run_passes(
             None => pass,
             Some(mut acc) => {
                 for race in pass.races {
-                    if !acc.races.iter().any(|r| same_race(r, &race)) {
-                        acc.races.push(race);
+                    // One race per pair of accesses: the most certain.
+                    match acc.races.iter_mut().find(|r| same_race(r, &race)) {
+                        Some(r)
+                            if r.certainty != Certainty::Provable
+                                && race.certainty == Certainty::Provable =>
+                        {
+                            *r = race
+                        }
+                        Some(_) => {}
+                        None => acc.races.push(race),
                     }
                 }
                 acc.inconclusive.extend(pass.inconclusive);
