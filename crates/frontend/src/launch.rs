@@ -6,8 +6,8 @@
 //! `dim3` variable of the same host function with constant arguments).
 
 use crate::consteval::{eval, ConstEnv};
+use crate::host_writes::HostValues;
 use crate::items::Items;
-use crate::launch_relation::HostValues;
 use crate::syntax::{named_children, Syntax};
 use tree_sitter::Node;
 use warpsafe_source::Span;

@@ -9,6 +9,7 @@
 
 mod consteval;
 mod decl;
+mod host_writes;
 mod items;
 mod launch;
 mod launch_path;
