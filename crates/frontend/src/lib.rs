@@ -164,30 +164,28 @@ pub fn compile(
                 continue;
             }
         };
-        // `--kernel k<16>` (as reports name instantiations) picks one.
+        // `--kernel k<16>` (as reports name instantiations) picks one;
+        // names compare without their spaces.
+        let squeeze = |s: &str| s.split_whitespace().collect::<String>();
         let wanted: Vec<String> = opts
             .kernels
             .iter()
             .filter(|k| kernel_base(k) == f.name && k.contains('<'))
-            .map(|k| k.split_whitespace().collect())
+            .map(|k| squeeze(k))
             .collect();
         let all_wanted = opts.kernels.iter().any(|k| k.as_str() == f.name);
         let several = instances.len() > 1;
         let shown_all: Vec<String> = instances
             .iter()
-            .map(|t| format!("{}<{}>", f.name, t.join(", ")))
+            .map(|t| instance_name(&f.name, t))
             .collect();
         let instances: Vec<Vec<String>> = instances
             .into_iter()
-            .filter(|t| {
-                wanted.is_empty()
-                    || all_wanted
-                    || wanted.contains(
-                        &format!("{}<{}>", f.name, t.join(","))
-                            .split_whitespace()
-                            .collect::<String>(),
-                    )
+            .zip(&shown_all)
+            .filter(|(_, shown)| {
+                wanted.is_empty() || all_wanted || wanted.contains(&squeeze(shown))
             })
+            .map(|(t, _)| t)
             .collect();
         if instances.is_empty() {
             diagnostics.push(
@@ -210,13 +208,13 @@ pub fn compile(
                     diagnostics.extend(warnings);
                     if several {
                         // One kernel per instantiation, named by its arguments.
-                        kernel.name = format!("{}<{}>", f.name, kernel.template_args.join(", "));
+                        kernel.name = instance_name(&f.name, &kernel.template_args);
                     }
                     module.kernels.push(kernel);
                 }
                 Err(d) => {
                     let shown = if several {
-                        format!("{}<{}>", f.name, texts.join(", "))
+                        instance_name(&f.name, &texts)
                     } else {
                         f.name.clone()
                     };
@@ -303,6 +301,11 @@ fn lower_one<'t>(
     }
     infer_unused_dims(&mut kernel);
     Ok((kernel, warnings))
+}
+
+/// How reports name one instantiation of kernel `name`: `k<32, true>`.
+fn instance_name(name: &str, args: &[String]) -> String {
+    format!("{name}<{}>", args.join(", "))
 }
 
 /// The kernel a `--kernel` value names: `k` for `k<16>`.

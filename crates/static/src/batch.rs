@@ -387,18 +387,7 @@ impl Check<'_> {
             .take(MAX_LEMMAS);
         asserts.extend(lemmas);
         asserts.push(term::eq(idx[0].clone(), idx[1].clone()));
-        let [t1, t2] = &globals.threads;
-        let same_block =
-            term::and((0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())));
-        let same_thread =
-            term::and((0..3).map(|d| term::eq(t1.thread_idx[d].clone(), t2.thread_idx[d].clone())));
-        asserts.push(term::not(term::and([same_block.clone(), same_thread])));
-        asserts.push(if cross {
-            term::not(same_block)
-        } else {
-            // With the pair class, if any (see `groups`).
-            term::and([same_block].into_iter().chain(s.class.clone()))
-        });
+        asserts.extend(s.scope_constraints(group.scope));
         // A query asked before with another number (the same accesses,
         // guards and loops in another phase) has the same answer.
         let key = cache_key(n, &decls, &asserts);

@@ -36,6 +36,7 @@
 //! `__syncwarp(mask)` is in `mask`.
 
 use crate::protocol::{ForLoop, Proto, SyncKind};
+use crate::sym::Sym;
 use warpsafe_smt::{term, Term};
 
 /// Lanes of a warp.
@@ -101,6 +102,11 @@ impl PairClass {
     }
 }
 
+/// A warp barrier's mask when it is a constant (its low 32 bits).
+fn constant_mask(mask: &Sym) -> Option<u32> {
+    mask.as_int().map(|m| (m & i128::from(FULL)) as u32)
+}
+
 /// The groups `body` synchronises when every warp and tile barrier can be
 /// modelled (`None` when one cannot: a mask that is not a constant, too
 /// many partial masks, a tile size that is not a power of two); no sizes
@@ -115,7 +121,7 @@ pub(crate) fn groups(body: &Proto) -> Option<Groups> {
         if let Proto::Sync { kind, .. } = p {
             match kind {
                 SyncKind::Warp { mask } => {
-                    match mask.as_int().map(|m| (m & i128::from(FULL)) as u32) {
+                    match constant_mask(mask) {
                         Some(FULL) => {}
                         Some(m) => g.masks.push(m),
                         None => ok = false,
@@ -187,7 +193,7 @@ pub(crate) fn as_block_barriers(body: &Proto, class: &PairClass) -> Proto {
         Proto::Sync { kind, span } => {
             let size = match kind {
                 SyncKind::Warp { mask } => {
-                    let m = mask.as_int().map(|m| (m & i128::from(FULL)) as u32);
+                    let m = constant_mask(mask);
                     let orders = m == Some(FULL) || m.is_some_and(|m| class.masks_in.contains(&m));
                     orders.then_some(WARP)
                 }

@@ -881,6 +881,32 @@ pub(crate) struct Session {
     pub(crate) class: Option<Term>,
 }
 
+impl Session {
+    /// The two threads are in one block.
+    fn same_block(&self) -> Term {
+        let [t1, t2] = &self.globals.threads;
+        term::and((0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())))
+    }
+
+    /// What a race query over `scope` asserts of its two threads: they are
+    /// two threads, of one block (and of the pair class, if any) or of two.
+    pub(crate) fn scope_constraints(&self, scope: RaceScope) -> [Term; 2] {
+        let [t1, t2] = &self.globals.threads;
+        let same_block = self.same_block();
+        let same_thread =
+            term::and((0..3).map(|d| term::eq(t1.thread_idx[d].clone(), t2.thread_idx[d].clone())));
+        [
+            term::not(term::and([same_block.clone(), same_thread])),
+            match scope {
+                RaceScope::SameBlock => {
+                    term::and([same_block].into_iter().chain(self.class.clone()))
+                }
+                RaceScope::CrossBlock => term::not(same_block),
+            },
+        ]
+    }
+}
+
 /// The constants every query shares.
 pub(crate) struct Globals {
     /// What is constant in this check (which strides are ground).
@@ -1392,10 +1418,7 @@ fn context_query(
         s.solver.assert(a)?;
     }
     if same_block {
-        let [t1, t2] = &g.threads;
-        s.solver.assert(&term::and(
-            (0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())),
-        ))?;
+        s.solver.assert(&s.same_block())?;
         if let Some(class) = s.class.as_ref().filter(|_| pair) {
             s.solver.assert(class)?;
         }
@@ -2010,7 +2033,7 @@ impl<'k> Check<'k> {
                 (s1, s2)
             }
         };
-        let class = s.class.clone();
+        let scope_constraints = s.scope_constraints(scope);
         let solver = &mut s.solver;
         solver.push()?;
         for (name, sort) in &decls {
@@ -2030,16 +2053,9 @@ impl<'k> Check<'k> {
         let i1 = resize(s1.index.clone(), s1.index_ty, width);
         let i2 = resize(s2.index.clone(), s2.index_ty, width);
         solver.assert(&term::eq(i1.clone(), i2))?;
-        let [t1, t2] = &globals.threads;
-        let same_block =
-            term::and((0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())));
-        let same_thread =
-            term::and((0..3).map(|d| term::eq(t1.thread_idx[d].clone(), t2.thread_idx[d].clone())));
-        solver.assert(&term::not(term::and([same_block.clone(), same_thread])))?;
-        solver.assert(&match scope {
-            RaceScope::SameBlock => term::and([same_block].into_iter().chain(class.clone())),
-            RaceScope::CrossBlock => term::not(same_block),
-        })?;
+        for c in &scope_constraints {
+            solver.assert(c)?;
+        }
         let result = solver.check()?;
         let race = match result {
             CheckResult::Unsat => None,
