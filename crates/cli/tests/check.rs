@@ -838,3 +838,62 @@ fn warp_barriers_order_the_lanes_of_one_warp() {
         "{stdout}"
     );
 }
+
+/// Idioms of real CUDA code lower and get their verdicts: the
+/// `SharedMemory<T>` class template (its conversion to `T *`, specialised
+/// for `double`), one kernel per explicit instantiation, launches from a
+/// host function template instantiated by the file, and warp exchanges
+/// (shuffles, votes, a tile's `shfl_down`, `cg::reduce`) as unknown values
+/// that order no memory: a race that needs a shuffled value is possible,
+/// never provable, with the shuffle named. (Each file's line-2 flags give
+/// the launch.)
+#[test]
+fn shared_memory_templates_host_templates_and_shuffles_lower() {
+    let dir = "tests/kernels/constructs";
+    for (file, verdicts, code) in [
+        (
+            "shared_memory_template.cu",
+            &[
+                "kernel blockSum<double>: DRF",
+                "kernel blockSum<float>: DRF",
+            ][..],
+            0,
+        ),
+        (
+            "shared_memory_template_racy.cu",
+            &["kernel blockSum: RACY", "race on `dyn_words` (shared)"],
+            1,
+        ),
+        (
+            "launch_template_host.cu",
+            &["kernel scale<float, 2>: DRF", "kernel scale<int, 2>: DRF"],
+            0,
+        ),
+        (
+            "warp_shuffle_reduction.cu",
+            &["kernel blockReduce: DRF", "kernel tileReduce: DRF"],
+            0,
+        ),
+        (
+            "warp_shuffle_reduction_racy.cu",
+            &["kernel blockReduce: RACY", "race on `partial` (shared)"],
+            1,
+        ),
+    ] {
+        let (got, stdout) = check_file(&format!("{dir}/{file}"), &[]);
+        for v in verdicts {
+            assert!(stdout.contains(v), "{file}: {stdout}");
+        }
+        assert_eq!(got, Some(code), "{file}: {stdout}");
+    }
+    let (got, stdout) = check_file(&format!("{dir}/warp_shuffle_index.cu"), &[]);
+    assert!(stdout.contains("kernel scatter: RACY"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "[possible: depends on an unknown value (value from other lanes by `__shfl_xor_sync`"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(got, Some(2), "{stdout}");
+}

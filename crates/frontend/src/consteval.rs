@@ -36,6 +36,24 @@ impl ConstEnv for std::collections::HashMap<String, i128> {
     }
 }
 
+/// Evaluates a constant expression given as text (a template argument
+/// written `1024 / 2` after substitution), by parsing it on its own.
+pub fn eval_text(text: &str, env: &dyn ConstEnv) -> Option<i128> {
+    if let Some(v) = int_literal(text) {
+        return Some(v);
+    }
+    let wrapped = format!("int __warpsafe_value = ({text});");
+    let syn = Syntax::parse(wrapped, warpsafe_preproc::LineMap::default())?;
+    let decl = syn.root().named_child(0)?;
+    let value = decl
+        .child_by_field_name("declarator")?
+        .child_by_field_name("value")?;
+    if decl.has_error() {
+        return None;
+    }
+    eval(&syn, value, env)
+}
+
 /// Parses an integer literal (decimal, hex, octal, binary, with suffixes).
 pub fn int_literal(text: &str) -> Option<i128> {
     let t = text.trim().replace('\'', "");

@@ -116,6 +116,12 @@ impl TypeCx<'_> {
                     .ok_or_else(|| self.unsupported(n, text))
             }
             "type_identifier" => self.named_type(n, text, &[]),
+            // `typename T::type`, and the front end's own disambiguation
+            // of a declaration (see `syntax`).
+            "dependent_type" => match n.named_child(0) {
+                Some(inner) => self.base_type(inner),
+                None => Err(self.unsupported(n, text)),
+            },
             "qualified_identifier" => {
                 // `cg::thread_block`, `cuda::atomic_ref<int, ...>`, `std::size_t`.
                 let mut scopes = Vec::new();

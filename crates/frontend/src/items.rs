@@ -268,7 +268,9 @@ impl<'t> Items<'t> {
                 }
             }
             "struct_specifier" | "class_specifier" | "union_specifier" => {
-                if !template.is_empty() {
+                let name = n.child_by_field_name("name");
+                if !template.is_empty() || name.is_some_and(|c| c.kind() == "template_type") {
+                    self.pointer_conversion(syn, n, template);
                     return;
                 }
                 self.struct_def(syn, n);
@@ -291,6 +293,71 @@ impl<'t> Items<'t> {
             }
             _ => {}
         }
+    }
+
+    /// A class template's conversion to a pointer (cuda-samples'
+    /// `SharedMemory<T>`, whose `operator T *()` returns the block's
+    /// `extern __shared__` memory): recorded as a template function named
+    /// [`conversion_name`] so that `SharedMemory<T>()` can inline it, and an
+    /// explicit specialisation (`template <> struct SharedMemory<double>`)
+    /// as that function's specialisation. Class templates are otherwise not
+    /// modelled. Of a non-`const` and a `const` conversion the first
+    /// non-`const` one is kept (the one a `T *` initialiser calls).
+    fn pointer_conversion(&mut self, syn: &'t Syntax, n: Node<'t>, template: &[TemplateParam<'t>]) {
+        let Some(name) = n.child_by_field_name("name") else {
+            return;
+        };
+        let (class, spec) = match name.kind() {
+            "template_type" => (
+                name.child_by_field_name("name"),
+                name.child_by_field_name("arguments"),
+            ),
+            _ => (Some(name), None),
+        };
+        let Some(class) = class.map(|c| syn.text(c).to_string()) else {
+            return;
+        };
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        let casts: Vec<Node<'t>> = named_children(body)
+            .into_iter()
+            .filter(|m| {
+                m.kind() == "function_definition"
+                    && m.child_by_field_name("declarator").is_some_and(|d| {
+                        d.kind() == "operator_cast"
+                            && d.child_by_field_name("declarator")
+                                .is_some_and(|a| a.kind() == "abstract_pointer_declarator")
+                    })
+            })
+            .collect();
+        // `operator const T *() const`: the qualifier follows the parameters.
+        let is_const = |m: &Node| {
+            m.child_by_field_name("declarator")
+                .and_then(|d| d.child_by_field_name("declarator"))
+                .and_then(|a| a.child_by_field_name("declarator"))
+                .is_some_and(|f| {
+                    named_children(f)
+                        .iter()
+                        .any(|q| q.kind() == "type_qualifier")
+                })
+        };
+        let chosen = casts
+            .iter()
+            .find(|m| !is_const(m))
+            .or_else(|| casts.first())
+            .copied();
+        let Some(def) = chosen else { return };
+        self.fns.push(FnItem {
+            name: conversion_name(&class),
+            def,
+            quals: quals(syn, def),
+            template: template.to_vec(),
+            broken: def.has_error(),
+            owner: None,
+            ns: self.ns.clone(),
+            spec,
+        });
     }
 
     fn type_cx<'a>(&'a self, syn: &'a Syntax) -> TypeCx<'a> {
@@ -823,6 +890,13 @@ fn qualified_function_name(syn: &Syntax, d: Node) -> Option<(Vec<String>, String
 
 /// The template arguments of an explicit specialisation's declarator
 /// (`f<2>` in `template <> int f<2>(int)`).
+/// The name under which a class template's conversion to a pointer is
+/// recorded among the functions (`::` keeps it apart from every function
+/// name a file can declare).
+pub fn conversion_name(class: &str) -> String {
+    format!("{class}::operator*")
+}
+
 fn specialisation_args(d: Node) -> Option<Node> {
     declarator_core(d)
         .filter(|c| c.kind() == "template_function")?

@@ -14,6 +14,7 @@ mod items;
 mod launch;
 mod launch_path;
 mod launch_relation;
+mod launch_templates;
 pub(crate) mod lower;
 mod syntax;
 mod types;
@@ -255,8 +256,8 @@ fn lower_one<'t>(
         .filter(|l| l.kernel == f.name)
         .filter(|l| {
             f.template.is_empty()
-                || l.template_args
-                    .is_none_or(|a| template_arg_texts(syn, a) == texts)
+                || launch_templates::launch_arg_lists(syn, items, l)
+                    .is_none_or(|lists| lists.iter().any(|a| a == texts))
         })
         .collect();
     let (tenv, targs) = template_env(syn, items, f, texts)?;
@@ -471,7 +472,8 @@ fn instances<'t>(
     let mut distinct: Vec<Vec<String>> = launches
         .iter()
         .filter(|l| l.kernel == f.name)
-        .filter_map(|l| l.template_args.map(|a| template_arg_texts(syn, a)))
+        .filter_map(|l| launch_templates::launch_arg_lists(syn, items, l))
+        .flatten()
         .chain(
             items
                 .instantiations
@@ -489,7 +491,7 @@ fn instances<'t>(
 }
 
 /// The arguments of a template argument list, as written.
-fn template_arg_texts(syn: &syntax::Syntax, list: tree_sitter::Node) -> Vec<String> {
+pub(crate) fn template_arg_texts(syn: &syntax::Syntax, list: tree_sitter::Node) -> Vec<String> {
     split_template_args(
         syn.text(list)
             .trim()
@@ -540,7 +542,7 @@ fn template_env<'t>(
                 .or(match text.as_str() {
                     "true" => Some(1),
                     "false" => Some(0),
-                    _ => items.consts.get(&text).copied(),
+                    _ => consteval::eval_text(&text, &items.consts),
                 })
                 .ok_or_else(|| {
                     Diagnostic::error(

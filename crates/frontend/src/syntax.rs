@@ -29,6 +29,13 @@ const BUILTIN_TEMPLATES: &[&str] = &[
     "atomic_ref",
     "thread_block_tile",
     "numeric_limits",
+    // Cooperative groups' reduction operators (`cg::plus<int>()`).
+    "plus",
+    "less",
+    "greater",
+    "bit_and",
+    "bit_or",
+    "bit_xor",
     "min",
     "max",
 ];
@@ -54,20 +61,26 @@ impl Syntax {
             let tree = parser.parse(&text, None)?;
             // One kind of fix per round: the other may read differently
             // once these are made.
-            let mut edits: Vec<(u32, char)> = misparsed_templates(&tree, &text)
+            let mut edits: Vec<(u32, &str)> = misparsed_templates(&tree, &text)
                 .into_iter()
-                .flat_map(|(lo, hi)| [(lo, '('), (hi, ')')])
+                .flat_map(|(lo, hi)| [(lo, "("), (hi, ")")])
                 .collect();
             if edits.is_empty() {
                 edits = misparsed_casts(&tree, &text)
                     .into_iter()
-                    .map(|at| (at, '+'))
+                    .map(|at| (at, "+"))
                     .collect();
             }
             if edits.is_empty() {
                 edits = assignments_before_commas(&tree)
                     .into_iter()
-                    .flat_map(|(lo, hi)| [(lo, '('), (hi, ')')])
+                    .flat_map(|(lo, hi)| [(lo, "("), (hi, ")")])
+                    .collect();
+            }
+            if edits.is_empty() {
+                edits = declarations_read_as_comparisons(&tree, &text)
+                    .into_iter()
+                    .map(|at| (at, "typename "))
                     .collect();
             }
             if edits.is_empty() {
@@ -80,14 +93,15 @@ impl Syntax {
             }
             // Apply from the end so earlier positions stay valid.
             edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-            for (at, c) in edits {
-                text.insert(at as usize, c);
+            for (at, piece) in edits {
+                let len = piece.len() as u32;
+                text.insert_str(at as usize, piece);
                 for e in inserted.iter_mut() {
                     if e.0 >= at {
-                        e.0 += 1;
+                        e.0 += len;
                     }
                 }
-                inserted.push((at, 1));
+                inserted.push((at, len));
             }
         }
         let tree = parser.parse(&text, None)?;
@@ -180,6 +194,13 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
                 if let Some(d) = c.child_by_field_name("declarator") {
                     templates.push(text.get(innermost(d).byte_range()).unwrap_or(""));
                 }
+                // A class template: `SharedMemory<T>()` constructs one.
+                if matches!(c.kind(), "struct_specifier" | "class_specifier") {
+                    if let Some(d) = c.child_by_field_name("name") {
+                        let d = d.child_by_field_name("name").unwrap_or(d);
+                        templates.push(text.get(d.byte_range()).unwrap_or(""));
+                    }
+                }
             }
         }
         let mut c = n.walk();
@@ -205,6 +226,55 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
     }
     fixes.sort();
     fixes
+}
+
+/// Class templates of CUDA's libraries whose declarations the grammar may
+/// read as comparisons.
+const TYPE_TEMPLATES: &[&str] = &["thread_block_tile", "atomic", "atomic_ref"];
+
+/// Declarations read as comparisons: `cg::thread_block_tile<32> t = ...;`
+/// can parse as `(cg::thread_block_tile < 32) > (t = ...)`. Returns where to
+/// insert `typename ` (which only a type can follow) before the type.
+fn declarations_read_as_comparisons(tree: &Tree, text: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "expression_statement" {
+            let mut left = n.named_child(0);
+            while let Some(l) = left.filter(|l| l.kind() == "binary_expression") {
+                let op = l.child_by_field_name("operator").map(|o| o.kind());
+                let inner = l.child_by_field_name("left");
+                if op == Some("<") && inner.is_some_and(|i| names_type_template(i, text)) {
+                    out.push(n.start_byte() as u32);
+                    break;
+                }
+                left = inner;
+            }
+            continue;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    out
+}
+
+/// `thread_block_tile` or `cg::thread_block_tile` (any scope).
+fn names_type_template(n: Node, text: &str) -> bool {
+    let name = match n.kind() {
+        "identifier" => Some(n),
+        "qualified_identifier" => {
+            let mut cur = n;
+            while let Some(inner) = cur
+                .child_by_field_name("name")
+                .filter(|c| c.kind() == "qualified_identifier")
+            {
+                cur = inner;
+            }
+            cur.child_by_field_name("name")
+        }
+        _ => None,
+    };
+    name.is_some_and(|c| TYPE_TEMPLATES.contains(&text.get(c.byte_range()).unwrap_or("")))
 }
 
 /// Casts whose "type" is a variable: `(tid * (itid & itid)) + j` is read

@@ -195,6 +195,7 @@ impl<'t> Lowerer<'_, 't> {
                 self.group_sync(g, n)?;
                 Value::Void
             }
+            "reduce" if args.len() == 3 => return self.group_reduce(args, n).map(Some),
             "this_thread_block" => Value::Group(GroupKind::Block),
             "this_grid" => Value::Group(GroupKind::Grid),
             "tiled_partition" => {
@@ -437,6 +438,9 @@ impl<'t> Lowerer<'_, 't> {
                 if let Some((_, ret)) = MATH.iter().find(|(m, _)| *m == name) {
                     return self.math(name, *ret, args, n).map(Some);
                 }
+                if super::warp_exchange::is_warp_exchange(name) {
+                    return self.warp_exchange(name, args, n).map(Some);
+                }
                 if is_unsupported_intrinsic(name) {
                     return Err(self.unsupported(n, format!("the intrinsic `{name}` (warp-level data exchange, textures or random numbers)")));
                 }
@@ -658,6 +662,9 @@ impl<'t> Lowerer<'_, 't> {
                 );
                 Value::Scalar(r, ScalarTy::U64)
             }
+            (GroupKind::Tile(s), m) if super::warp_exchange::is_tile_exchange(m) => {
+                return self.tile_exchange(s, m, args, n);
+            }
             (GroupKind::Grid, "is_valid") | (_, "is_valid") => {
                 Value::Scalar(Expr::bool(true), ScalarTy::Bool)
             }
@@ -755,7 +762,7 @@ impl<'t> Lowerer<'_, 't> {
     /// A file-scope `__device__`, `__constant__` or `__shared__` variable,
     /// created in the kernel on first use.
     /// An unknown value of type `ty` (a scalar, or a vector of scalars).
-    fn unknown_value(&mut self, ty: &CType, reason: &str, n: Node<'t>) -> R<Value> {
+    pub(super) fn unknown_value(&mut self, ty: &CType, reason: &str, n: Node<'t>) -> R<Value> {
         let span = self.span(n);
         let lanes = match ty {
             CType::Scalar(t) => return Ok(self.havoc(*t, reason, span)),

@@ -118,6 +118,21 @@ impl<'t> Lowerer<'_, 't> {
         if let Some(v) = self.builtin_call(&name, targs, &args, n)? {
             return Ok(v);
         }
+        // `SharedMemory<T>()`: a class template object converted to the
+        // pointer its `operator T *()` returns (the only use of such an
+        // object warpsafe models).
+        if args.is_empty() && targs.is_some() {
+            let key = crate::items::conversion_name(&name);
+            let conversion = self
+                .items
+                .fns
+                .iter()
+                .find(|g| g.name == key && g.spec.is_none())
+                .cloned();
+            if let Some(conversion) = conversion {
+                return self.inline(&conversion, targs, &[], n, None);
+            }
+        }
         if let Some((_, proto)) = self.items.prototypes.iter().find(|(p, _)| *p == name) {
             return self.bodiless_call(&name, *proto, &args, n);
         }
@@ -425,6 +440,11 @@ impl<'t> Lowerer<'_, 't> {
                     }
                     // A `const T&` binds to a temporary holding an rvalue.
                     Err(_) if is_const => None,
+                    // A group handle (`Group &g`) is passed as its value:
+                    // groups are immutable.
+                    Err(_) if matches!(self.block(|s| s.value(*a)), Ok((_, Value::Group(_)))) => {
+                        None
+                    }
                     Err(e) => return Err(e),
                 },
                 _ => None,
@@ -461,6 +481,11 @@ impl<'t> Lowerer<'_, 't> {
         let (f, tenv) = match &spec {
             Some(s) => (s, TemplateEnv::default()),
             None => (f, tenv),
+        };
+        // The specialisation's own parameters (`int x` for `T x`).
+        let params = match &spec {
+            Some(s) => self.params_of(s),
+            None => params,
         };
         let body = f
             .def
@@ -647,8 +672,13 @@ impl<'t> Lowerer<'_, 't> {
             // A constructor.
             return Ok(CType::Void);
         }
-        let ty_node = f
+        // `operator T *()`: the type is the conversion's.
+        let conversion = f
             .def
+            .child_by_field_name("declarator")
+            .filter(|d| d.kind() == "operator_cast");
+        let ty_node = conversion
+            .unwrap_or(f.def)
             .child_by_field_name("type")
             .ok_or_else(|| self.unsupported(f.def, "return type"))?;
         let base = self.type_cx().base_type(ty_node)?;
@@ -657,7 +687,10 @@ impl<'t> Lowerer<'_, 't> {
         let mut d = f.def.child_by_field_name("declarator");
         while let Some(node) = d {
             match node.kind() {
-                "pointer_declarator" => ty = CType::Pointer(Box::new(ty)),
+                "pointer_declarator" | "abstract_pointer_declarator" => {
+                    ty = CType::Pointer(Box::new(ty))
+                }
+                "abstract_function_declarator" => break,
                 "reference_declarator" => {
                     return Err(self.unsupported(node, "functions returning references"));
                 }
@@ -714,6 +747,7 @@ impl<'t> Lowerer<'_, 't> {
                         (Some(Value::Scalar(_, t)), false) => Some(CType::Scalar(*t)),
                         (Some(Value::Ptr(p)), true) => Some(p.pointee.clone()),
                         (Some(Value::Agg(t, _)), false) => Some(t.clone()),
+                        (Some(Value::Group(g)), false) => Some(CType::Group(*g)),
                         _ => None,
                     };
                     if let Some(t) = deduced {

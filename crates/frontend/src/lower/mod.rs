@@ -19,6 +19,7 @@ mod place;
 mod stmt;
 mod targets;
 mod value;
+mod warp_exchange;
 
 pub use builtins::{CURAND_MTGP32, CURAND_STATE, MATH};
 pub use value::Place;

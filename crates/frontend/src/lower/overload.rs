@@ -333,7 +333,7 @@ impl<'t> Lowerer<'_, 't> {
 }
 
 /// The C type of a lowered value.
-fn c_type(v: &Value) -> Option<CType> {
+pub(super) fn c_type(v: &Value) -> Option<CType> {
     Some(match v {
         Value::Scalar(_, t) => CType::Scalar(*t),
         Value::Ptr(p) => CType::Pointer(Box::new(p.pointee.clone())),

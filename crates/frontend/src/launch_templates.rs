@@ -1,0 +1,173 @@
+//! The template arguments a launch gives its kernel, when the launching
+//! function is itself a template: `reduce0<T><<<b, t>>>(...)` inside
+//! `template <class T> void reduce(...)` launches `reduce0<int>` for the
+//! instantiation `template void reduce<int>(...)` (or a call `reduce<int>(...)`
+//! elsewhere in the file), and so on for each instantiation.
+//!
+//! Invariant: a launch whose arguments name a parameter of the launching
+//! template that no instantiation in the file gives a value yields no
+//! argument list at all (the kernel then needs another source of its
+//! arguments), never one with the parameter's name left in it.
+
+use crate::items::{FnItem, Items};
+use crate::launch::Launch;
+use crate::syntax::{named_children, Syntax};
+use tree_sitter::Node;
+
+/// Every template argument list (as texts) launch `l` gives its kernel;
+/// `None` for a launch that writes no template arguments.
+pub fn launch_arg_lists(syn: &Syntax, items: &Items, l: &Launch) -> Option<Vec<Vec<String>>> {
+    let written = crate::template_arg_texts(syn, l.template_args?);
+    let host = items.fns.iter().find(|g| g.def.id() == l.host.id());
+    // The launching function's local constants (`constexpr int g = 2;`
+    // before `k<T, 1024 / g><<<...>>>`) by value.
+    let locals = host
+        .and_then(|h| h.def.child_by_field_name("body"))
+        .map(|b| crate::launch::host_consts(syn, items, b))
+        .unwrap_or_default();
+    let written: Vec<String> = written
+        .iter()
+        .map(|t| substitute(t, |id| locals.get(id).map(|v| v.to_string())))
+        .collect();
+    let params: Vec<&str> = host
+        .map(|h| h.template.iter().map(|p| p.name.as_str()).collect())
+        .unwrap_or_default();
+    let mentions = |t: &str| identifiers(t).any(|(_, id)| params.contains(&id));
+    if !written.iter().any(|t| mentions(t)) {
+        return Some(vec![written]);
+    }
+    let host = host.expect("invariant: params come from the host function");
+    let lists = host_instantiations(syn, items, host)
+        .into_iter()
+        .map(|values| {
+            let value = |id: &str| {
+                params
+                    .iter()
+                    .position(|p| *p == id)
+                    .map(|i| values[i].clone())
+            };
+            written.iter().map(|t| substitute(t, value)).collect()
+        })
+        .collect();
+    Some(lists)
+}
+
+/// The argument lists the file instantiates template function `host` with,
+/// each completed by the parameters' defaults (an instantiation that leaves
+/// a parameter without value is dropped).
+fn host_instantiations(syn: &Syntax, items: &Items, host: &FnItem) -> Vec<Vec<String>> {
+    let mut lists: Vec<Vec<String>> = items
+        .instantiations
+        .iter()
+        .filter(|(name, _)| *name == host.name)
+        .map(|(_, a)| crate::template_arg_texts(syn, *a))
+        .collect();
+    // Calls `reduce<int>(...)` from functions that are not templates
+    // themselves (a template caller's arguments may name its parameters).
+    for caller in items.fns.iter().filter(|g| g.template.is_empty()) {
+        let mut stack: Vec<Node> = caller.def.child_by_field_name("body").into_iter().collect();
+        while let Some(n) = stack.pop() {
+            if n.kind() == "call_expression" {
+                let callee = n.child_by_field_name("function");
+                if let Some(f) = callee.filter(|f| f.kind() == "template_function") {
+                    let named = f.child_by_field_name("name").map(|c| syn.text(c));
+                    if named == Some(host.name.as_str()) {
+                        if let Some(a) = f.child_by_field_name("arguments") {
+                            lists.push(crate::template_arg_texts(syn, a));
+                        }
+                    }
+                }
+            }
+            stack.extend(named_children(n));
+        }
+    }
+    let mut complete: Vec<Vec<String>> = lists
+        .into_iter()
+        .filter_map(|mut list| {
+            for p in host.template.iter().skip(list.len()) {
+                list.push(syn.text(p.default?).to_string());
+            }
+            Some(list)
+        })
+        .collect();
+    complete.sort();
+    complete.dedup();
+    complete
+}
+
+/// `text` with each identifier that `value` gives a text for replaced by
+/// it (parenthesised when it is an expression).
+fn substitute(text: &str, value: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    let mut last = 0;
+    for (at, id) in identifiers(text) {
+        let Some(v) = value(id) else {
+            continue;
+        };
+        out.push_str(&text[last..at]);
+        let v = v.trim();
+        let simple = v
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == ' ');
+        if simple || text.trim() == id {
+            out.push_str(v);
+        } else {
+            out.push('(');
+            out.push_str(v);
+            out.push(')');
+        }
+        last = at + id.len();
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// The identifiers of `text` with their byte offsets (a name after `::` or
+/// `.` is a member, not a parameter, and is skipped).
+fn identifiers(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c.is_ascii_alphabetic() || c == b'_' {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let before = text[..start].trim_end();
+                if before.ends_with("::") || before.ends_with('.') || before.ends_with("->") {
+                    continue;
+                }
+                return Some((start, &text[start..i]));
+            }
+            if c.is_ascii_digit() {
+                // A number's suffix (`16u`) is no identifier.
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
+                    i += 1;
+                }
+                continue;
+            }
+            i += 1;
+        }
+        None
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn substitutes_whole_identifiers_only() {
+        let value = |id: &str| match id {
+            "T" => Some("float".to_string()),
+            "N" => Some("16 * 2".to_string()),
+            _ => None,
+        };
+        assert_eq!(substitute("T", value), "float");
+        assert_eq!(substitute("N / 2", value), "(16 * 2) / 2");
+        assert_eq!(substitute("Tx + cg::T + 1u", value), "Tx + cg::T + 1u");
+        assert_eq!(substitute("vec<T>", value), "vec<float>");
+    }
+}

@@ -1,0 +1,140 @@
+//! Warp-level data exchange: shuffles (`__shfl_sync` and its `_up`,
+//! `_down`, `_xor` forms), votes (`__ballot_sync`, `__any_sync`,
+//! `__all_sync`, `__activemask`), `__match_any_sync`, `__reduce_*_sync`,
+//! and the cooperative-groups forms on a tile (`tile.shfl_down(v, d)`,
+//! `tile.any(p)`, `cg::reduce(tile, v, op)`).
+//!
+//! Lowered as a sound abstraction for the static engine (seed 001's
+//! treatment of values a thread cannot compute itself): the result is an
+//! unknown value of its type (`Havoc`, whose reason names the intrinsic),
+//! so an index built from it gives *possible* races, never provable ones.
+//! The arguments are still evaluated (their reads are accesses). An
+//! exchange orders no memory (CUDA guarantees no ordering for shuffles and
+//! votes), so none is modelled.
+//!
+//! Known gaps, stated in the README: the explorers reject the unknown value
+//! (no lane-exact semantics yet), and a mask naming threads that do not
+//! reach the call is not reported as divergence.
+
+use super::overload::c_type;
+use super::value::Value;
+use super::{Lowerer, R};
+use crate::types::CType;
+use tree_sitter::Node;
+use warpsafe_ir::ScalarTy;
+
+/// Whether `name` is a warp exchange intrinsic this module lowers.
+pub fn is_warp_exchange(name: &str) -> bool {
+    matches!(
+        name,
+        "__shfl_sync"
+            | "__shfl_up_sync"
+            | "__shfl_down_sync"
+            | "__shfl_xor_sync"
+            | "__ballot_sync"
+            | "__any_sync"
+            | "__all_sync"
+            | "__uni_sync"
+            | "__activemask"
+            | "__match_any_sync"
+            | "__reduce_add_sync"
+            | "__reduce_min_sync"
+            | "__reduce_max_sync"
+            | "__reduce_and_sync"
+            | "__reduce_or_sync"
+            | "__reduce_xor_sync"
+    )
+}
+
+/// Tile methods that exchange data among the tile's threads.
+pub fn is_tile_exchange(method: &str) -> bool {
+    matches!(
+        method,
+        "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "any" | "all" | "ballot" | "match_any"
+    )
+}
+
+impl<'t> Lowerer<'_, 't> {
+    /// `__shfl_down_sync(mask, v, d)` and the rest (see the module doc).
+    pub fn warp_exchange(&mut self, name: &str, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+        let mut values = Vec::new();
+        for a in args {
+            values.push(self.value(*a)?);
+        }
+        // The exchanged value is the second argument (after the mask).
+        let ty = match name {
+            "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync" => {
+                self.exchanged_type(values.get(1), name, n)?
+            }
+            "__reduce_add_sync" | "__reduce_min_sync" | "__reduce_max_sync" => {
+                match values.get(1).and_then(c_type) {
+                    Some(CType::Scalar(ScalarTy::I32)) => CType::Scalar(ScalarTy::I32),
+                    _ => CType::Scalar(ScalarTy::U32),
+                }
+            }
+            "__any_sync" | "__all_sync" | "__uni_sync" => CType::Scalar(ScalarTy::I32),
+            _ => CType::Scalar(ScalarTy::U32),
+        };
+        self.exchange_result(name, &ty, n)
+    }
+
+    /// `tile.shfl_down(v, d)`, `tile.any(p)`, ... on a tile of `size`.
+    pub fn tile_exchange(
+        &mut self,
+        size: u32,
+        method: &str,
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<Value> {
+        let mut values = Vec::new();
+        for a in args {
+            values.push(self.value(*a)?);
+        }
+        let ty = match method {
+            "any" | "all" => CType::Scalar(ScalarTy::Bool),
+            "ballot" | "match_any" => CType::Scalar(ScalarTy::U32),
+            _ => self.exchanged_type(values.first(), method, n)?,
+        };
+        let what = format!("thread_block_tile<{size}>::{method}");
+        self.exchange_result(&what, &ty, n)
+    }
+
+    /// `cg::reduce(tile, v, op)`: the reduction over the tile's values.
+    /// The operator (`cg::plus<T>()`) is not evaluated: it has no effect.
+    pub fn group_reduce(&mut self, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
+        let group = args
+            .first()
+            .ok_or_else(|| self.unsupported(n, "`reduce` without a group"))?;
+        match self.value(*group)? {
+            Value::Group(crate::types::GroupKind::Tile(_)) => {}
+            other => {
+                return Err(self.unsupported(
+                    n,
+                    format!("`cg::reduce` over a `{}` (only tiles)", other.ty_desc()),
+                ))
+            }
+        }
+        let v = self.value(
+            *args
+                .get(1)
+                .ok_or_else(|| self.unsupported(n, "`reduce` without a value"))?,
+        )?;
+        let ty = self.exchanged_type(Some(&v), "reduce", n)?;
+        self.exchange_result("cg::reduce", &ty, n)
+    }
+
+    fn exchanged_type(&self, v: Option<&Value>, what: &str, n: Node<'t>) -> R<CType> {
+        match v.and_then(c_type) {
+            Some(t @ (CType::Scalar(_) | CType::Vector(..))) => Ok(t),
+            Some(other) => {
+                Err(self.unsupported(n, format!("`{what}` of a `{}` value", other.describe())))
+            }
+            None => Err(self.unsupported(n, format!("`{what}` without a value"))),
+        }
+    }
+
+    fn exchange_result(&mut self, what: &str, ty: &CType, n: Node<'t>) -> R<Value> {
+        let reason = format!("value from other lanes by `{what}` (warp exchange: any value)");
+        self.unknown_value(ty, &reason, n)
+    }
+}
