@@ -842,7 +842,10 @@ fn warp_barriers_order_the_lanes_of_one_warp() {
 /// Idioms of real CUDA code lower and get their verdicts: the
 /// `SharedMemory<T>` class template (its conversion to `T *`, specialised
 /// for `double`), one kernel per explicit instantiation, launches from a
-/// host function template instantiated by the file, and warp exchanges
+/// host function template or from a member of a class template
+/// instantiated by the file, the `dim3` a launch sees when sibling blocks
+/// declare one each (or an inner block shadows it), conversions written as calls (`Real(4.0)`,
+/// `(clock_t)(x)`) and `frexp`, and warp exchanges
 /// (shuffles, votes, a tile's `shfl_down`, `cg::reduce`) as unknown values
 /// that order no memory: a race that needs a shuffled value is possible,
 /// never provable, with the shuffle named. (Each file's line-2 flags give
@@ -872,6 +875,22 @@ fn shared_memory_templates_host_templates_and_shuffles_lower() {
         (
             "warp_shuffle_reduction.cu",
             &["kernel blockReduce: DRF", "kernel tileReduce: DRF"],
+            0,
+        ),
+        ("launch_template_class_member.cu", &["kernel count: DRF"], 0),
+        (
+            "launch_sibling_scopes.cu",
+            &["kernel fillA: DRF", "kernel fillB: DRF", "gridDim=(1,1,1)"],
+            0,
+        ),
+        (
+            "launch_sibling_scopes_racy.cu",
+            &["kernel fillB: RACY", "gridDim=(2,1,1)"],
+            1,
+        ),
+        (
+            "functional_casts_frexp.cu",
+            &["kernel scaleByExponent: DRF"],
             0,
         ),
         (

@@ -482,3 +482,28 @@ fn the_memory_limit_stops_an_exploration_with_unknown() {
         "{stdout}"
     );
 }
+
+/// C's `frexp(x, &e)` runs exactly in the interpreter: 8.0 = 0.5 * 2^4 and
+/// 3.0 = 0.75 * 2^2, so the threads store 16 + 0 and 4 + 0.
+#[test]
+fn frexp_splits_a_value_into_mantissa_and_exponent() {
+    let src = "__global__ void k(int *out, float *x) {\n  int e;\n  float m = frexp(x[threadIdx.x], &e);\n  out[threadIdx.x] = (1 << e) + (int)(m * 4.0f);\n}\n";
+    let path = file("frexp.cu", src);
+    let out = explore(
+        &path,
+        &[
+            "--grid-dim",
+            "1",
+            "--block-dim",
+            "2",
+            "--array",
+            "x=[8.0,3.0]",
+            "--array",
+            "out=2",
+            "--outcomes",
+        ],
+    );
+    assert!(out.stdout.contains("kernel k: SAFE"), "{}", out.stdout);
+    assert!(out.stdout.contains("out[0]=18 out[1]=7"), "{}", out.stdout);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}

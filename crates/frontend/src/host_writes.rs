@@ -53,7 +53,7 @@ impl<'t> HostValues<'t> {
     /// the declaration and `at`. `None` in a function with a lambda.
     pub(crate) fn init_at(&self, name: &str, at: usize) -> Option<Node<'t>> {
         let host = self.0.as_ref()?;
-        let var = host.var(name)?;
+        let var = host.var_at(name, at)?;
         host.unchanged(name, var.decl, at).then_some(var.init)?
     }
 }
@@ -71,6 +71,9 @@ pub(crate) struct HostVar<'t> {
     pub(crate) init: Option<Node<'t>>,
     /// Where the declaration starts.
     pub(crate) decl: usize,
+    /// The byte range of the block (or statement, or function for a
+    /// parameter) the declaration is visible in.
+    pub(crate) scope: (usize, usize),
 }
 
 /// Where each name of the launching function may be written: byte
@@ -109,6 +112,21 @@ impl<'t> HostFn<'t> {
             [v] => Some(*v),
             _ => None,
         }
+    }
+
+    /// The declaration of `name` visible at `at`: of those before `at`
+    /// whose scope encloses it, the last (inner blocks shadow outer ones;
+    /// `dim3 grid(1)` declared again in two sibling blocks is two
+    /// variables). Writes are still counted by name, over every variable
+    /// of the name, which only makes [`HostFn::unchanged`] answer `false`
+    /// more often.
+    pub(crate) fn var_at(&self, name: &str, at: usize) -> Option<HostVar<'t>> {
+        self.vars
+            .get(name)?
+            .iter()
+            .filter(|v| v.decl < at && v.scope.0 <= at && at < v.scope.1)
+            .max_by_key(|v| v.decl)
+            .copied()
     }
 
     /// Whether `name` holds the same value at `from` and at `to` (`from`
@@ -209,6 +227,12 @@ impl<'t> HostFn<'t> {
                             dim3_value: dim3 && (plain || const_ref),
                             init,
                             decl: pos,
+                            scope: n
+                                .parent()
+                                .filter(|_| n.kind() == "declaration")
+                                .map_or((def.start_byte(), def.end_byte()), |p| {
+                                    (p.start_byte(), p.end_byte())
+                                }),
                         });
                     }
                 }

@@ -107,6 +107,9 @@ pub struct Items<'t> {
     /// Explicit instantiations (`template __global__ void k<32>(float*);`):
     /// the function's name and its template argument list.
     pub instantiations: Vec<(String, Node<'t>)>,
+    /// Explicit instantiations of class templates (`template class
+    /// PiEstimator<float>;`): the class's name and its argument list.
+    pub class_instantiations: Vec<(String, Node<'t>)>,
     /// Namespace-scope using-directives and using-declarations.
     pub usings: Vec<Using>,
     /// Every named namespace declared in the file (paths from the root).
@@ -244,6 +247,20 @@ impl<'t> Items<'t> {
             }
             "function_definition" => self.function(syn, n, template),
             "template_instantiation" => {
+                // `template class PiEstimator<float>;`
+                let class = n
+                    .child_by_field_name("type")
+                    .filter(|t| matches!(t.kind(), "class_specifier" | "struct_specifier"))
+                    .and_then(|t| t.child_by_field_name("name"))
+                    .filter(|t| t.kind() == "template_type");
+                if let Some(t) = class {
+                    let name = t
+                        .child_by_field_name("name")
+                        .map(|c| syn.text(c).to_string());
+                    if let (Some(name), Some(args)) = (name, t.child_by_field_name("arguments")) {
+                        self.class_instantiations.push((name, args));
+                    }
+                }
                 let args = n
                     .child_by_field_name("declarator")
                     .and_then(specialisation_args);
@@ -384,6 +401,27 @@ impl<'t> Items<'t> {
             None => {
                 // `a::f(...) { }` or `S::m(...) { }` defined out of line.
                 let Some((scope, name)) = qualified_function_name(syn, decl) else {
+                    // A member of a class template or an operator
+                    // (`PiEstimator<Real>::operator()()`), which nothing
+                    // calls by name: kept, under its qualified name as
+                    // written, for the kernel launches in its body.
+                    if let Some(core) =
+                        declarator_core(decl).filter(|c| c.kind() == "qualified_identifier")
+                    {
+                        let q = quals(syn, n);
+                        if !(q.device || q.global) {
+                            self.fns.push(FnItem {
+                                name: syn.text(core).split_whitespace().collect(),
+                                def: n,
+                                quals: q,
+                                template: template.to_vec(),
+                                broken: n.has_error(),
+                                owner: None,
+                                ns,
+                                spec: None,
+                            });
+                        }
+                    }
                     return;
                 };
                 match scope.last() {
@@ -888,8 +926,6 @@ fn qualified_function_name(syn: &Syntax, d: Node) -> Option<(Vec<String>, String
     Some((parts, name))
 }
 
-/// The template arguments of an explicit specialisation's declarator
-/// (`f<2>` in `template <> int f<2>(int)`).
 /// The name under which a class template's conversion to a pointer is
 /// recorded among the functions (`::` keeps it apart from every function
 /// name a file can declare).
@@ -897,6 +933,8 @@ pub fn conversion_name(class: &str) -> String {
     format!("{class}::operator*")
 }
 
+/// The template arguments of an explicit specialisation's declarator
+/// (`f<2>` in `template <> int f<2>(int)`).
 fn specialisation_args(d: Node) -> Option<Node> {
     declarator_core(d)
         .filter(|c| c.kind() == "template_function")?

@@ -62,6 +62,18 @@ fn host_instantiations(syn: &Syntax, items: &Items, host: &FnItem) -> Vec<Vec<St
         .filter(|(name, _)| *name == host.name)
         .map(|(_, a)| crate::template_arg_texts(syn, *a))
         .collect();
+    // A member of a class template defined out of line
+    // (`template <class Real> Real PiEstimator<Real>::run()`): the class's
+    // explicit instantiations (`template class PiEstimator<float>;`).
+    if let Some(class) = enclosing_class_template(syn, host) {
+        lists.extend(
+            items
+                .class_instantiations
+                .iter()
+                .filter(|(name, _)| *name == class)
+                .map(|(_, a)| crate::template_arg_texts(syn, *a)),
+        );
+    }
     // Calls `reduce<int>(...)` from functions that are not templates
     // themselves (a template caller's arguments may name its parameters).
     for caller in items.fns.iter().filter(|g| g.template.is_empty()) {
@@ -93,6 +105,24 @@ fn host_instantiations(syn: &Syntax, items: &Items, host: &FnItem) -> Vec<Vec<St
     complete.sort();
     complete.dedup();
     complete
+}
+
+/// The class template `C` of a member defined as `C<P1, P2>::f(...)` whose
+/// scope's arguments are exactly the function's template parameters.
+fn enclosing_class_template(syn: &Syntax, host: &FnItem) -> Option<String> {
+    let mut d = host.def.child_by_field_name("declarator")?;
+    while d.kind() != "qualified_identifier" {
+        d = d.child_by_field_name("declarator")?;
+    }
+    let scope = d
+        .child_by_field_name("scope")
+        .filter(|s| s.kind() == "template_type")?;
+    let args = crate::template_arg_texts(syn, scope.child_by_field_name("arguments")?);
+    let params: Vec<&str> = host.template.iter().map(|p| p.name.as_str()).collect();
+    if !args.iter().map(String::as_str).eq(params.iter().copied()) {
+        return None;
+    }
+    Some(syn.text(scope.child_by_field_name("name")?).to_string())
 }
 
 /// `text` with each identifier that `value` gives a text for replaced by

@@ -22,7 +22,7 @@
 use crate::eval::EvalOptions;
 use crate::fault::FaultKind;
 use crate::value::Value;
-use warpsafe_ir::ScalarTy;
+use warpsafe_ir::{ScalarTy, FREXP_EXPONENT};
 
 /// Every function name [`call`] knows.
 #[rustfmt::skip]
@@ -50,6 +50,8 @@ pub const FUNCTIONS: &[&str] = &[
     "__int_as_float", "__float_as_int", "__uint_as_float", "__float_as_uint",
     "__longlong_as_double", "__double_as_longlong", "__half2float", "__float2half",
     "__float2half_rn",
+    // `frexp(x, &e)`: the front end calls one for each result.
+    "frexp", "frexpf", FREXP_EXPONENT,
     // Integer intrinsics.
     "__popc", "__popcll", "__clz", "__clzll", "__ffs", "__ffsll", "__brev", "__brevll", "__sad",
     "__usad", "__mulhi", "__umulhi", "__mul64hi", "__umul64hi", "__hadd", "__uhadd", "__rhadd",
@@ -152,6 +154,14 @@ pub fn call(
             arity(1)?;
             Value::from_bits(ScalarTy::I64, args[0].convert(ScalarTy::F64).to_bits())
         }
+        "frexp" | "frexpf" => {
+            arity(1)?;
+            Value::F64(frexp(args[0].to_f64()).0)
+        }
+        FREXP_EXPONENT => {
+            arity(1)?;
+            Value::I32(frexp(args[0].to_f64()).1)
+        }
         "__half2float" => {
             arity(1)?;
             args[0].convert(ScalarTy::F16).convert(ScalarTy::F32)
@@ -163,6 +173,24 @@ pub fn call(
         _ => integer(name, args, arity)?,
     };
     Ok(out.convert(ty))
+}
+
+/// C's `frexp`: `x = m * 2^e` with `0.5 <= |m| < 1` (`(x, 0)` for zero,
+/// infinities and NaN).
+fn frexp(x: f64) -> (f64, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    // Subnormals: scale into the normal range first.
+    let (x, adjust) = if x.abs() < f64::MIN_POSITIVE {
+        (x * 2f64.powi(54), -54)
+    } else {
+        (x, 0)
+    };
+    let bits = x.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i32 - 1022;
+    let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022u64 << 52));
+    (m, e + adjust)
 }
 
 /// Integer intrinsics.
@@ -568,5 +596,22 @@ mod tests {
             call("sqrtf", f32t, &[], EvalOptions::default()),
             Err(FaultKind::BadArguments { .. })
         ));
+    }
+}
+
+#[cfg(test)]
+mod frexp_tests {
+    use super::frexp;
+
+    #[test]
+    fn frexp_splits_mantissa_and_exponent() {
+        assert_eq!(frexp(8.0), (0.5, 4));
+        assert_eq!(frexp(-3.0), (-0.75, 2));
+        assert_eq!(frexp(0.0), (0.0, 0));
+        assert_eq!(frexp(1.0), (0.5, 1));
+        let tiny = f64::MIN_POSITIVE / 4.0;
+        let (m, e) = frexp(tiny);
+        assert_eq!(m * 2f64.powi(e), tiny);
+        assert!((0.5..1.0).contains(&m));
     }
 }

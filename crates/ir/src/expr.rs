@@ -262,6 +262,10 @@ impl Expr {
     }
 }
 
+/// The function `Expr::Call` names for the exponent that C's
+/// `frexp(x, &e)` stores (the mantissa is `frexp`).
+pub const FREXP_EXPONENT: &str = "frexp.exponent";
+
 #[cfg(test)]
 mod tests {
     use super::*;

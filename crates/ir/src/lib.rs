@@ -24,7 +24,7 @@ mod stmt;
 mod ty;
 mod visit;
 
-pub use expr::{BinOp, Builtin, Const, Dim, Expr, UnOp};
+pub use expr::{BinOp, Builtin, Const, Dim, Expr, UnOp, FREXP_EXPONENT};
 pub use kernel::{
     Array, ArrayId, ArrayOrigin, Kernel, LaunchConfig, MemSpace, Module, Param, ParamKind, Var,
     VarId, VarKind, INFERRED, RELATION_NOTE,

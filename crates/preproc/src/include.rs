@@ -133,7 +133,12 @@ impl Pp<'_> {
             } else {
                 format!("\"{name}\"")
             };
-            if angled {
+            // A quoted include that is not found next to the file or on
+            // the include path is looked up among the system headers, as
+            // compilers do: a CUDA toolkit header written with quotes
+            // (`"thrust/sort.h"`, `"vector_types.h"`, `"cudaEGL.h"`) is
+            // one warpsafe has no copy of.
+            if angled || is_toolkit_header(&name) {
                 // A system header warpsafe has no copy of (`<fstream>`,
                 // `<cublas_v2.h>`): host code is what includes such headers.
                 // Device code that needs its declarations fails where it
@@ -316,5 +321,72 @@ mod tests {
         assert_eq!(normalize(Path::new("a/./b/../c.h")), PathBuf::from("a/c.h"));
         assert_eq!(normalize(Path::new("../x.h")), PathBuf::from("../x.h"));
         assert_eq!(normalize(Path::new("x.h")), PathBuf::from("x.h"));
+    }
+}
+
+/// Headers of the CUDA toolkit and its libraries, by path: a quoted
+/// include of one that is not found is a missing system header, not a
+/// missing file of the program.
+fn is_toolkit_header(name: &str) -> bool {
+    const DIRS: &[&str] = &[
+        "thrust/",
+        "cub/",
+        "cuda/",
+        "cooperative_groups/",
+        "nv/",
+        "crt/",
+    ];
+    const FILES: &[&str] = &[
+        "vector_types.h",
+        "vector_functions.h",
+        "device_functions.h",
+        "device_launch_parameters.h",
+        "driver_types.h",
+        "host_defines.h",
+        "builtin_types.h",
+        "channel_descriptor.h",
+        "texture_types.h",
+        "surface_types.h",
+        "math_functions.h",
+        "sm_20_atomic_functions.h",
+        "cooperative_groups.h",
+    ];
+    // cuda*.h, cufft*.h, cublas*.h, curand*.h, cusparse*.h, cudla*.h,
+    // nvrtc.h, nvml.h, nvscisync.h and the like.
+    const PREFIXES: &[&str] = &[
+        "cuda", "cufft", "cublas", "curand", "cusparse", "cusolver", "cudla", "nvrtc", "nvml",
+        "nvsci", "nvmedia", "npp",
+    ];
+    DIRS.iter().any(|d| name.starts_with(d))
+        || FILES.contains(&name)
+        || (!name.contains('/')
+            && name.ends_with(".h")
+            && PREFIXES.iter().any(|p| name.starts_with(p)))
+}
+
+#[cfg(test)]
+mod toolkit_tests {
+    use super::is_toolkit_header;
+
+    #[test]
+    fn toolkit_headers_are_recognised_by_path() {
+        for h in [
+            "thrust/sort.h",
+            "vector_types.h",
+            "cudaEGL.h",
+            "cudla.h",
+            "cufft.h",
+            "nvscisync.h",
+        ] {
+            assert!(is_toolkit_header(h), "{h}");
+        }
+        for h in [
+            "FDTD3dGPU.h",
+            "kernels/cuda_util.h",
+            "particles_kernel.cuh",
+            "mine.h",
+        ] {
+            assert!(!is_toolkit_header(h), "{h}");
+        }
     }
 }

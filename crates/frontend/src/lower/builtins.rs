@@ -412,6 +412,18 @@ impl<'t> Lowerer<'_, 't> {
                 let reason = format!("value read by `{name}`");
                 self.unknown_value(&ty, &reason, n)?
             }
+            "frexp" | "frexpf" if args.len() == 2 => {
+                // `m = frexp(x, &e)`: two functions of `x`, the exponent
+                // stored through the pointer. `frexp(float, int *)` is
+                // C++'s float overload.
+                let (x, xt) = self.scalar(arg(0)?)?;
+                let ty = if name == "frexpf" || xt == ScalarTy::F32 {
+                    ScalarTy::F32
+                } else {
+                    ScalarTy::F64
+                };
+                return self.frexp(ty, x, arg(1)?, n).map(Some);
+            }
             "memcpy" | "__builtin_memcpy" | "memset" | "__builtin_memset" => {
                 self.mem_intrinsic(name.ends_with("memcpy"), args, n)?;
                 Value::Void
@@ -503,6 +515,22 @@ impl<'t> Lowerer<'_, 't> {
         };
         let _ = n;
         Ok(Value::Scalar(Expr::Call(name.to_string(), ty, vals), ty))
+    }
+
+    /// `frexp(x, e)`: the mantissa, with the exponent stored at `*e`.
+    fn frexp(&mut self, ty: ScalarTy, x: Expr, e: Node<'t>, n: Node<'t>) -> R<Value> {
+        let x = Expr::Cast(ScalarTy::F64, Box::new(x));
+        let p = self.value(e)?;
+        let ptr = self.as_ptr(p, e)?;
+        let place = self.deref(ptr, e)?;
+        let exponent = Expr::Call(
+            warpsafe_ir::FREXP_EXPONENT.to_string(),
+            ScalarTy::I32,
+            vec![x.clone()],
+        );
+        self.write(&place, Value::Scalar(exponent, ScalarTy::I32), n)?;
+        let m = Expr::Call("frexp".to_string(), ScalarTy::F64, vec![x]);
+        self.cast(Value::Scalar(m, ScalarTy::F64), CType::Scalar(ty), n)
     }
 
     fn vector_ctor(&mut self, ty: CType, args: &[Node<'t>], n: Node<'t>) -> R<Value> {

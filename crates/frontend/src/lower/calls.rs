@@ -55,6 +55,16 @@ impl<'t> Lowerer<'_, 't> {
             | "template_function"
             | "primitive_type"
             | "type_identifier" => {}
+            "parenthesized_expression" if args.len() == 1 => {
+                // `(clock_t)(a - b)`: a cast the grammar reads as a call.
+                if let Some(v) = self.functional_cast(f, &args, n)? {
+                    return Ok(v);
+                }
+                return match self.value(f)? {
+                    Value::FnPtr(target) => self.call_indirect(target, &args, n),
+                    other => Err(self.unsupported(n, format!("calling a `{}`", other.ty_desc()))),
+                };
+            }
             "parenthesized_expression" | "pointer_expression" => {
                 return match self.value(f)? {
                     Value::FnPtr(target) => self.call_indirect(target, &args, n),
@@ -133,6 +143,9 @@ impl<'t> Lowerer<'_, 't> {
                 return self.inline(&conversion, targs, &[], n, None);
             }
         }
+        if let Some(v) = self.functional_cast(f, &args, n)? {
+            return Ok(v);
+        }
         if let Some((_, proto)) = self.items.prototypes.iter().find(|(p, _)| *p == name) {
             return self.bodiless_call(&name, *proto, &args, n);
         }
@@ -145,6 +158,33 @@ impl<'t> Lowerer<'_, 't> {
         )
         .at(self.span(f))
         .with_note("warpsafe knows the CUDA built-ins and functions defined in the file"))
+    }
+
+    /// `T(x)` with `T` a template type parameter or a typedef of a number
+    /// (`Real(4.0)`, `uint(x)`), and `(clock_t)(x)`: the conversion of `x`.
+    /// `None` when the callee names no such type.
+    fn functional_cast(&mut self, f: Node<'t>, args: &[Node<'t>], n: Node<'t>) -> R<Option<Value>> {
+        let mut callee = f;
+        while callee.kind() == "parenthesized_expression" {
+            match named_children(callee).as_slice() {
+                [inner] => callee = *inner,
+                _ => return Ok(None),
+            }
+        }
+        let [arg] = args else { return Ok(None) };
+        if !matches!(callee.kind(), "identifier" | "type_identifier") {
+            return Ok(None);
+        }
+        let name = self.text(callee);
+        if self.lookup(name).is_some() || !self.items.functions(name).is_empty() {
+            return Ok(None);
+        }
+        let ty = match self.type_cx().base_type_named(callee) {
+            Ok(t @ (CType::Scalar(_) | CType::Vector(..))) => t,
+            _ => return Ok(None),
+        };
+        let v = self.value(*arg)?;
+        self.cast(v, ty, n).map(Some)
     }
 
     /// The object `this` points to in the method being lowered.
