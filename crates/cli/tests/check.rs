@@ -845,7 +845,8 @@ fn warp_barriers_order_the_lanes_of_one_warp() {
 /// host function template or from a member of a class template
 /// instantiated by the file, the `dim3` a launch sees when sibling blocks
 /// declare one each (or an inner block shadows it), conversions written as calls (`Real(4.0)`,
-/// `(clock_t)(x)`) and `frexp`, and warp exchanges
+/// `(clock_t)(x)`), `frexp` and `__sincosf` (results stored through
+/// pointers), the grid group's `size()`, and warp exchanges
 /// (shuffles, votes, a tile's `shfl_down`, `cg::reduce`) as unknown values
 /// that order no memory: a race that needs a shuffled value is possible,
 /// never provable, with the shuffle named. (Each file's line-2 flags give
@@ -892,6 +893,16 @@ fn shared_memory_templates_host_templates_and_shuffles_lower() {
             "functional_casts_frexp.cu",
             &["kernel scaleByExponent: DRF"],
             0,
+        ),
+        ("builtins_sincos_grid_size.cu", &["kernel rotate: DRF"], 0),
+        (
+            "builtins_sincos_grid_size_racy.cu",
+            &[
+                "kernel rotate: RACY",
+                "race on `sines`",
+                "race on `cosines`",
+            ],
+            1,
         ),
         (
             "warp_shuffle_reduction_racy.cu",

@@ -507,3 +507,27 @@ fn frexp_splits_a_value_into_mantissa_and_exponent() {
     assert!(out.stdout.contains("out[0]=18 out[1]=7"), "{}", out.stdout);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
 }
+
+/// `sincosf(x, &s, &c)` stores the sine and the cosine of `x`: at x = 0
+/// they are 0 and 1.
+#[test]
+fn sincosf_stores_sine_and_cosine_through_its_pointers() {
+    let src = "__global__ void k(float *s, float *c) {\n  sincosf(0.0f, &s[threadIdx.x], &c[threadIdx.x]);\n}\n";
+    let path = file("sincos.cu", src);
+    let out = explore(
+        &path,
+        &[
+            "--grid-dim",
+            "1",
+            "--block-dim",
+            "1",
+            "--array",
+            "s=1",
+            "--array",
+            "c=1",
+            "--outcomes",
+        ],
+    );
+    assert!(out.stdout.contains("s[0]=0.0 c[0]=1.0"), "{}", out.stdout);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}

@@ -424,6 +424,38 @@ impl<'t> Lowerer<'_, 't> {
                 };
                 return self.frexp(ty, x, arg(1)?, n).map(Some);
             }
+            "sincosf" | "__sincosf" | "sincos" if args.len() == 3 => {
+                // `sincosf(x, &s, &c)`: the sine and cosine of `x` stored
+                // through the pointers.
+                let (x, _) = self.scalar(arg(0)?)?;
+                let (t, sin, cos) = match name {
+                    "sincos" => (ScalarTy::F64, "sin", "cos"),
+                    "__sincosf" => (ScalarTy::F32, "__sinf", "__cosf"),
+                    _ => (ScalarTy::F32, "sinf", "cosf"),
+                };
+                let x = Expr::Cast(t, Box::new(x));
+                for (f, out) in [(sin, arg(1)?), (cos, arg(2)?)] {
+                    let p = self.value(out)?;
+                    let ptr = self.as_ptr(p, out)?;
+                    let place = self.deref(ptr, out)?;
+                    let v = Expr::Call(f.to_string(), t, vec![x.clone()]);
+                    self.write(&place, Value::Scalar(v, t), n)?;
+                }
+                Value::Void
+            }
+            "cudaGraphSetConditional" if args.len() == 2 => {
+                // Sets the condition of a conditional graph node: state of
+                // the launching graph, not memory that kernels read.
+                for a in args {
+                    self.value(*a)?;
+                }
+                Value::Void
+            }
+            "__nanosleep" => {
+                // A delay: no effect on values or on memory.
+                self.value(arg(0)?)?;
+                Value::Void
+            }
             "memcpy" | "__builtin_memcpy" | "memset" | "__builtin_memset" => {
                 self.mem_intrinsic(name.ends_with("memcpy"), args, n)?;
                 Value::Void
@@ -453,8 +485,8 @@ impl<'t> Lowerer<'_, 't> {
                 if super::warp_exchange::is_warp_exchange(name) {
                     return self.warp_exchange(name, args, n).map(Some);
                 }
-                if is_unsupported_intrinsic(name) {
-                    return Err(self.unsupported(n, format!("the intrinsic `{name}` (warp-level data exchange, textures or random numbers)")));
+                if let Some(why) = unsupported_intrinsic(name) {
+                    return Err(self.unsupported(n, format!("the intrinsic `{name}` ({why})")));
                 }
                 return Ok(None);
             }
@@ -693,6 +725,15 @@ impl<'t> Lowerer<'_, 't> {
             (GroupKind::Tile(s), m) if super::warp_exchange::is_tile_exchange(m) => {
                 return self.tile_exchange(s, m, args, n);
             }
+            (GroupKind::Grid, "size" | "num_threads") => {
+                let u64 = ScalarTy::U64;
+                let wide = |e: Expr| Expr::Cast(u64, Box::new(e));
+                let r = Expr::binary(BinOp::Mul, u64, grid_size(), wide(block_size));
+                Value::Scalar(r, u64)
+            }
+            (GroupKind::Grid, "num_blocks") => Value::Scalar(grid_size(), ScalarTy::U64),
+            (GroupKind::Grid, "group_dim" | "dim_blocks") => dim3(Builtin::GridDim),
+            (GroupKind::Grid, "block_index") => dim3(Builtin::BlockIdx),
             (GroupKind::Grid, "is_valid") | (_, "is_valid") => {
                 Value::Scalar(Expr::bool(true), ScalarTy::Bool)
             }
@@ -1111,16 +1152,24 @@ impl<'t> Lowerer<'_, 't> {
     }
 }
 
-fn is_unsupported_intrinsic(name: &str) -> bool {
-    name.starts_with("__shfl")
-        || name.starts_with("__ballot")
-        || name.starts_with("__any")
-        || name.starts_with("__all")
-        || name.starts_with("__match")
-        || name.starts_with("__reduce")
-        || name == "__activemask"
-        || name.starts_with("surf")
-        || name == "__nanosleep"
+/// Why a CUDA intrinsic warpsafe does not lower is rejected.
+fn unsupported_intrinsic(name: &str) -> Option<&'static str> {
+    if [
+        "__shfl", "__ballot", "__any", "__all", "__match", "__reduce",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+    {
+        return Some(if name.ends_with("_sync") {
+            "a warp exchange warpsafe does not model"
+        } else {
+            "a warp intrinsic without a mask, removed in CUDA 9: use its `_sync` form"
+        });
+    }
+    if name.starts_with("surf") {
+        return Some("surface writes are not modelled");
+    }
+    None
 }
 
 fn u(e: Expr) -> Expr {
@@ -1169,6 +1218,24 @@ fn linear_block() -> Expr {
         t,
         b(Builtin::BlockIdx(Dim::X)),
         Expr::binary(BinOp::Mul, t, b(Builtin::GridDim(Dim::X)), yz),
+    )
+}
+
+/// `gridDim.x * gridDim.y * gridDim.z` as an `unsigned long long` (up to
+/// 2^31 * 2^32 blocks).
+fn grid_size() -> Expr {
+    let t = ScalarTy::U64;
+    let b = |x| Expr::Cast(t, Box::new(Expr::Builtin(x)));
+    Expr::binary(
+        BinOp::Mul,
+        t,
+        b(Builtin::GridDim(Dim::X)),
+        Expr::binary(
+            BinOp::Mul,
+            t,
+            b(Builtin::GridDim(Dim::Y)),
+            b(Builtin::GridDim(Dim::Z)),
+        ),
     )
 }
 

@@ -32,6 +32,7 @@ struct cudaPos {
   size_t y;
   size_t z;
 };
+typedef unsigned long long cudaGraphConditionalHandle;
 typedef struct CUstream_st *cudaStream_t;
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
