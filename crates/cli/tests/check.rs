@@ -843,7 +843,8 @@ fn warp_barriers_order_the_lanes_of_one_warp() {
 /// `SharedMemory<T>` class template (its conversion to `T *`, specialised
 /// for `double`), one kernel per explicit instantiation, launches from a
 /// host function template or from a member of a class template
-/// instantiated by the file, the `dim3` a launch sees when sibling blocks
+/// instantiated by the file, launches through `cudaLaunchCooperativeKernel`,
+/// the `dim3` a launch sees when sibling blocks
 /// declare one each (or an inner block shadows it), conversions written as calls (`Real(4.0)`,
 /// `(clock_t)(x)`), `frexp` and `__sincosf` (results stored through
 /// pointers), the grid group's `size()`, and warp exchanges
@@ -887,6 +888,19 @@ fn shared_memory_templates_host_templates_and_shuffles_lower() {
         (
             "launch_sibling_scopes_racy.cu",
             &["kernel fillB: RACY", "gridDim=(2,1,1)"],
+            1,
+        ),
+        (
+            "launch_cooperative_api.cu",
+            &[
+                "kernel partials: DRF",
+                "gridDim.y/z and blockDim.y/z from the launch",
+            ],
+            0,
+        ),
+        (
+            "launch_cooperative_api_racy.cu",
+            &["kernel partials: RACY", "gridDim=(any,2,1)"],
             1,
         ),
         (

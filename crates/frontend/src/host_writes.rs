@@ -389,6 +389,11 @@ const BY_VALUE: &[&str] = &[
     "cudaMemsetAsync",
     "cudaMemcpy2D",
     "cudaFree",
+    // Kernel launches through the API: the dimensions by value, the kernel's
+    // arguments behind `void **` (their addresses are taken with `&`, which
+    // counts as a write anyway).
+    "cudaLaunchKernel",
+    "cudaLaunchCooperativeKernel",
     // `std::min`/`std::max` take `const T&`, the math functions values.
     "min",
     "max",

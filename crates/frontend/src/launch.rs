@@ -26,6 +26,10 @@ pub struct Launch<'t> {
     pub call: Node<'t>,
     /// The host function's `function_definition` the launch is in.
     pub host: Node<'t>,
+    /// The call's `arguments` are the kernel's (`k<<<g, b>>>(a, n)`); not
+    /// for `cudaLaunchCooperativeKernel((void *)k, g, b, args, smem, s)`,
+    /// whose kernel arguments are behind an array of pointers.
+    pub kernel_args: bool,
 }
 
 pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> {
@@ -137,9 +141,13 @@ fn launch_of<'t>(
     call: Node<'t>,
     host: Node<'t>,
 ) -> Option<Launch<'t>> {
-    let config = named_children(call)
+    let config = match named_children(call)
         .into_iter()
-        .find(|c| c.kind() == "kernel_call_syntax")?;
+        .find(|c| c.kind() == "kernel_call_syntax")
+    {
+        Some(c) => c,
+        None => return api_launch(syn, items, values, call, host),
+    };
     let f = call.child_by_field_name("function")?;
     let (name, targs) = match f.kind() {
         "template_function" => (
@@ -167,6 +175,69 @@ fn launch_of<'t>(
         span: syn.span(call),
         call,
         host,
+        kernel_args: true,
+    })
+}
+
+/// `cudaLaunchCooperativeKernel((void *)k, grid, block, args, smem, stream)`
+/// and `cudaLaunchKernel(...)` (same arguments): a launch of `k` with those
+/// dimensions, whose kernel arguments are not read.
+fn api_launch<'t>(
+    syn: &'t Syntax,
+    items: &dyn ConstEnv,
+    values: &HostValues<'t>,
+    call: Node<'t>,
+    host: Node<'t>,
+) -> Option<Launch<'t>> {
+    let f = call.child_by_field_name("function")?;
+    let api = syn.text(f).rsplit("::").next()?;
+    if !matches!(api, "cudaLaunchCooperativeKernel" | "cudaLaunchKernel") {
+        return None;
+    }
+    let args = named_children(call.child_by_field_name("arguments")?);
+    // `(void *)k`, `(void *)&k`, `k`, `reinterpret_cast<void *>(k)`.
+    let mut target = *args.first()?;
+    loop {
+        target = match target.kind() {
+            "cast_expression" => target.child_by_field_name("value")?,
+            "pointer_expression" | "parenthesized_expression" => target
+                .child_by_field_name("argument")
+                .or_else(|| named_children(target).into_iter().last())?,
+            "call_expression" => named_children(target.child_by_field_name("arguments")?)
+                .into_iter()
+                .next()?,
+            _ => break,
+        };
+    }
+    let (kernel, targs) = match target.kind() {
+        "template_function" => (
+            syn.text(target.child_by_field_name("name")?).to_string(),
+            target.child_by_field_name("arguments"),
+        ),
+        "identifier" | "qualified_identifier" => {
+            (syn.text(target).rsplit("::").next()?.to_string(), None)
+        }
+        _ => return None,
+    };
+    let at = call.start_byte();
+    let dims = |i: usize| {
+        args.get(i)
+            .and_then(|a| dim_value(syn, items, values, *a, at))
+    };
+    let shared = args
+        .get(4)
+        .and_then(|a| eval(syn, *a, items))
+        .and_then(|v| u64::try_from(v).ok());
+    Some(Launch {
+        kernel,
+        template_args: targs,
+        grid: dims(1),
+        block: dims(2),
+        shared,
+        span: syn.span(call),
+        call,
+        host,
+        kernel_args: false,
     })
 }
 

@@ -136,10 +136,23 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
     let Some(host) = HostFn::analyse(syn, items, launch.host) else {
         return Vec::new();
     };
-    let Some(args) = launch.call.child_by_field_name("arguments") else {
+    let Some(call_args) = launch.call.child_by_field_name("arguments") else {
         return Vec::new();
     };
-    let args = named_children(args);
+    // The kernel's arguments, and the grid and the block: of
+    // `k<<<grid, block>>>(args)`, or (no kernel arguments read) of
+    // `cudaLaunchCooperativeKernel((void *)k, grid, block, args, ...)`.
+    let (args, config) = if launch.kernel_args {
+        let config = named_children(launch.call)
+            .into_iter()
+            .find(|c| c.kind() == "kernel_call_syntax")
+            .map(named_children)
+            .unwrap_or_default();
+        (named_children(call_args), config)
+    } else {
+        let api_args = named_children(call_args);
+        (Vec::new(), api_args.into_iter().skip(1).take(2).collect())
+    };
     let consts = HostConsts {
         items,
         locals: launch
@@ -269,11 +282,6 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
             _ => None,
         })
         .collect();
-    let config = named_children(launch.call)
-        .into_iter()
-        .find(|c| c.kind() == "kernel_call_syntax")
-        .map(named_children)
-        .unwrap_or_default();
     for (which, node) in config.iter().take(2).enumerate() {
         let Some(parts) = cx.components(*node, 0) else {
             continue;
