@@ -203,9 +203,18 @@ fn api_launch<'t>(
             "pointer_expression" | "parenthesized_expression" => target
                 .child_by_field_name("argument")
                 .or_else(|| named_children(target).into_iter().last())?,
-            "call_expression" => named_children(target.child_by_field_name("arguments")?)
-                .into_iter()
-                .next()?,
+            // Only a cast: the first argument of any other call is not
+            // the kernel it returns.
+            "call_expression"
+                if target.child_by_field_name("function").is_some_and(|f| {
+                    let t = syn.text(f);
+                    t.starts_with("reinterpret_cast") || t.starts_with("static_cast")
+                }) =>
+            {
+                named_children(target.child_by_field_name("arguments")?)
+                    .into_iter()
+                    .next()?
+            }
             _ => break,
         };
     }
