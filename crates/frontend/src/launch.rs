@@ -30,6 +30,13 @@ pub struct Launch<'t> {
     /// for `cudaLaunchCooperativeKernel((void *)k, g, b, args, smem, s)`,
     /// whose kernel arguments are behind an array of pointers.
     pub kernel_args: bool,
+    /// The grid, the block and (when given) the shared memory size, as
+    /// written in the launch.
+    pub config: Vec<Node<'t>>,
+    /// The template argument lists the launch gives its kernel (see
+    /// [`crate::launch_templates`]), once computed; `None` for a launch
+    /// that writes none.
+    pub arg_lists: Option<Vec<Vec<String>>>,
 }
 
 pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> {
@@ -71,6 +78,13 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
         }
     }
     out.sort_by_key(|l| l.span.lo);
+    let lists: Vec<_> = out
+        .iter()
+        .map(|l| crate::launch_templates::launch_arg_lists(syn, items, l))
+        .collect();
+    for (l, a) in out.iter_mut().zip(lists) {
+        l.arg_lists = a;
+    }
     out
 }
 
@@ -141,28 +155,35 @@ fn launch_of<'t>(
     call: Node<'t>,
     host: Node<'t>,
 ) -> Option<Launch<'t>> {
-    let config = match named_children(call)
+    // The kernel, and the grid, the block and the shared memory size.
+    let (kernel, config, kernel_args) = match named_children(call)
         .into_iter()
         .find(|c| c.kind() == "kernel_call_syntax")
     {
-        Some(c) => c,
-        None => return api_launch(syn, items, values, call, host),
-    };
-    let f = call.child_by_field_name("function")?;
-    let (name, targs) = match f.kind() {
-        "template_function" => (
-            syn.text(f.child_by_field_name("name")?).to_string(),
-            f.child_by_field_name("arguments"),
+        Some(c) => (
+            call.child_by_field_name("function")?,
+            named_children(c),
+            true,
         ),
-        _ => (syn.text(f).rsplit("::").next()?.to_string(), None),
+        None => {
+            let (kernel, config) = api_launch(syn, call)?;
+            (kernel, config, false)
+        }
     };
-    let args = named_children(config);
+    let (name, targs) = match kernel.kind() {
+        "template_function" => (
+            syn.text(kernel.child_by_field_name("name")?).to_string(),
+            kernel.child_by_field_name("arguments"),
+        ),
+        _ => (syn.text(kernel).rsplit("::").next()?.to_string(), None),
+    };
     let at = call.start_byte();
     let dims = |i: usize| {
-        args.get(i)
+        config
+            .get(i)
             .and_then(|a| dim_value(syn, items, values, *a, at))
     };
-    let shared = args
+    let shared = config
         .get(2)
         .and_then(|a| eval(syn, *a, items))
         .and_then(|v| u64::try_from(v).ok());
@@ -175,20 +196,17 @@ fn launch_of<'t>(
         span: syn.span(call),
         call,
         host,
-        kernel_args: true,
+        kernel_args,
+        config,
+        arg_lists: None,
     })
 }
 
 /// `cudaLaunchCooperativeKernel((void *)k, grid, block, args, smem, stream)`
-/// and `cudaLaunchKernel(...)` (same arguments): a launch of `k` with those
-/// dimensions, whose kernel arguments are not read.
-fn api_launch<'t>(
-    syn: &'t Syntax,
-    items: &dyn ConstEnv,
-    values: &HostValues<'t>,
-    call: Node<'t>,
-    host: Node<'t>,
-) -> Option<Launch<'t>> {
+/// and `cudaLaunchKernel(...)` (same arguments): the kernel's name node and
+/// the grid, block and shared memory size arguments. The kernel's own
+/// arguments (behind `void **`) are not read.
+fn api_launch<'t>(syn: &Syntax, call: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>)> {
     let f = call.child_by_field_name("function")?;
     let api = syn.text(f).rsplit("::").next()?;
     if !matches!(api, "cudaLaunchCooperativeKernel" | "cudaLaunchKernel") {
@@ -218,36 +236,17 @@ fn api_launch<'t>(
             _ => break,
         };
     }
-    let (kernel, targs) = match target.kind() {
-        "template_function" => (
-            syn.text(target.child_by_field_name("name")?).to_string(),
-            target.child_by_field_name("arguments"),
-        ),
-        "identifier" | "qualified_identifier" => {
-            (syn.text(target).rsplit("::").next()?.to_string(), None)
-        }
-        _ => return None,
-    };
-    let at = call.start_byte();
-    let dims = |i: usize| {
-        args.get(i)
-            .and_then(|a| dim_value(syn, items, values, *a, at))
-    };
-    let shared = args
-        .get(4)
-        .and_then(|a| eval(syn, *a, items))
-        .and_then(|v| u64::try_from(v).ok());
-    Some(Launch {
-        kernel,
-        template_args: targs,
-        grid: dims(1),
-        block: dims(2),
-        shared,
-        span: syn.span(call),
-        call,
-        host,
-        kernel_args: false,
-    })
+    if !matches!(
+        target.kind(),
+        "template_function" | "identifier" | "qualified_identifier"
+    ) {
+        return None;
+    }
+    let config = [1, 2, 4]
+        .iter()
+        .filter_map(|i| args.get(*i).copied())
+        .collect();
+    Some((target, config))
 }
 
 /// A launch dimension: an integer, `dim3(a, b, c)`, or a local whose

@@ -139,19 +139,11 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
     let Some(call_args) = launch.call.child_by_field_name("arguments") else {
         return Vec::new();
     };
-    // The kernel's arguments, and the grid and the block: of
-    // `k<<<grid, block>>>(args)`, or (no kernel arguments read) of
-    // `cudaLaunchCooperativeKernel((void *)k, grid, block, args, ...)`.
-    let (args, config) = if launch.kernel_args {
-        let config = named_children(launch.call)
-            .into_iter()
-            .find(|c| c.kind() == "kernel_call_syntax")
-            .map(named_children)
-            .unwrap_or_default();
-        (named_children(call_args), config)
+    // The kernel's arguments (not read from a launch through the API).
+    let args = if launch.kernel_args {
+        named_children(call_args)
     } else {
-        let api_args = named_children(call_args);
-        (Vec::new(), api_args.into_iter().skip(1).take(2).collect())
+        Vec::new()
     };
     let consts = HostConsts {
         items,
@@ -282,7 +274,7 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
             _ => None,
         })
         .collect();
-    for (which, node) in config.iter().take(2).enumerate() {
+    for (which, node) in launch.config.iter().take(2).enumerate() {
         let Some(parts) = cx.components(*node, 0) else {
             continue;
         };

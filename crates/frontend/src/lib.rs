@@ -256,7 +256,8 @@ fn lower_one<'t>(
         .filter(|l| l.kernel == f.name)
         .filter(|l| {
             f.template.is_empty()
-                || launch_templates::launch_arg_lists(syn, items, l)
+                || l.arg_lists
+                    .as_ref()
                     .is_none_or(|lists| lists.iter().any(|a| a == texts))
         })
         .collect();
@@ -472,7 +473,7 @@ fn instances<'t>(
     let mut distinct: Vec<Vec<String>> = launches
         .iter()
         .filter(|l| l.kernel == f.name)
-        .filter_map(|l| launch_templates::launch_arg_lists(syn, items, l))
+        .filter_map(|l| l.arg_lists.clone())
         .flatten()
         .chain(
             items

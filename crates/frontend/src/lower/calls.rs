@@ -55,17 +55,11 @@ impl<'t> Lowerer<'_, 't> {
             | "template_function"
             | "primitive_type"
             | "type_identifier" => {}
-            "parenthesized_expression" if args.len() == 1 => {
+            "parenthesized_expression" | "pointer_expression" => {
                 // `(clock_t)(a - b)`: a cast the grammar reads as a call.
                 if let Some(v) = self.functional_cast(f, &args, n)? {
                     return Ok(v);
                 }
-                return match self.value(f)? {
-                    Value::FnPtr(target) => self.call_indirect(target, &args, n),
-                    other => Err(self.unsupported(n, format!("calling a `{}`", other.ty_desc()))),
-                };
-            }
-            "parenthesized_expression" | "pointer_expression" => {
                 return match self.value(f)? {
                     Value::FnPtr(target) => self.call_indirect(target, &args, n),
                     other => Err(self.unsupported(n, format!("calling a `{}`", other.ty_desc()))),
