@@ -109,7 +109,10 @@ fn lock_corpus_meets_every_expectation_under_explore() {
         .expect("invariant: the binary runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let kernels = walk_count(&root.join("tests/kernels/locks"));
-    assert_eq!(kernels, 12, "four primitives, three variants each");
+    assert_eq!(
+        kernels, 14,
+        "four primitives, three variants each; the exchange lock and its broken twin"
+    );
     assert!(
         stdout.contains(&format!("{kernels} passed, 0 failed")),
         "{stdout}"

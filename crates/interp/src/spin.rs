@@ -10,9 +10,11 @@
 //!
 //! 1. it performed at most one shared-memory event, and that event was a
 //!    read: a load of any kind, or a compare-and-swap that failed (which is
-//!    a read, seed 000 §3); no store, no RMW, no successful CAS, no fence,
-//!    no barrier, no unknown value (so no effect on memory or on other
-//!    threads' `hb`), and
+//!    a read, seed 000 §3), or, when [`crate::ThreadConfig::idle_updates_read`]
+//!    is set, an *idle update*: an RMW or CAS that wrote the value it read
+//!    (`atomicExch(&lock, 1)` reading 1, `atomicAdd(x, 0)`); no store, no
+//!    other RMW or successful CAS, no fence, no barrier, no unknown value
+//!    (so no effect on memory or on other threads' `hb`), and
 //! 2. the thread is where it was when the iteration started: the same loop
 //!    position (by construction), the same values of every variable live
 //!    there ([`crate::liveness`]), the same local memory.
@@ -48,6 +50,19 @@
 //!   (No-Thin-Air) forbids, as `hb ⊆ (po ∪ rf)⁺`), and `a'` cannot happen
 //!   before `b` without `a` doing so, so `a'` and `b` race in `G'`.
 //!
+//! An idle update `u` (reading `w`, writing `w`'s value) is deleted the
+//! same way, and each read that read from `u` reads from `w` instead, the
+//! same value. `u` sits immediately after `w` in `co` (atomicity), so `co`
+//! and `fr` only lose `u`; `w`'s release sequences are those of `u` less
+//! `u`, so `sw` is contained in `G`'s provided `rf ∩ incl` links `w` to
+//! each such read whenever `w → u → read` were linked. That holds when
+//! every atomic of the launch has a scope that includes every thread
+//! (then `incl` holds between any two atomics on one location and SRC11
+//! is RC11 on them); otherwise a block-scoped `w` read by a block-scoped
+//! read of its own block through another block's update would gain an
+//! `sw` edge, and `hb` could grow. The explorer sets the flag only then
+//! (`warpsafe_mc::scope::atomics_include_every_thread`).
+//!
 //! The last case is why an iteration may read *once*: with two reads, `J`
 //! may take another path after its first read and never repeat the second.
 //!
@@ -61,9 +76,10 @@ use warpsafe_ir::VarId;
 /// Shared-memory events a thread performed so far, by effect.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct EventCounts {
-    /// Loads and failed compare-and-swaps.
+    /// Loads, failed compare-and-swaps and idle updates (an update counts
+    /// as a read until its old value shows that it changed memory).
     pub reads: u64,
-    /// Every other event (stores, RMWs, successful CAS, fences, barriers,
+    /// Every other event (stores, other RMWs and CAS, fences, barriers,
     /// unknown values).
     pub effects: u64,
 }

@@ -59,6 +59,12 @@ pub struct ThreadConfig {
     /// End the thread with [`BlockReason::SpinLoop`] when it is about to
     /// repeat a wasted iteration ([`crate::spin`]).
     pub spin_assume: bool,
+    /// For spin-assume: an update that writes the value it read (an
+    /// exchange of the locked value, a CAS writing what it found) counts
+    /// as a read. Sound only when every atomic access of the launch has a
+    /// scope that includes every thread ([`crate::spin`]); the explorer
+    /// decides.
+    pub idle_updates_read: bool,
     /// When the kernel analyses of [`Thread::new`] (spin-assume's
     /// liveness) must give up with [`SetupError::TimedOut`]; `None`: never.
     pub setup_deadline: Option<Instant>,
@@ -71,6 +77,7 @@ impl Default for ThreadConfig {
             eval: EvalOptions::default(),
             loop_bound: None,
             spin_assume: false,
+            idle_updates_read: false,
             setup_deadline: None,
         }
     }
@@ -91,9 +98,36 @@ enum End {
 struct Wait {
     awaiting: Awaiting,
     dst: Option<VarId>,
-    /// For a compare-and-swap, the expected value (whether it succeeded
-    /// decides whether it was a read, for spin-assume).
-    cas_expected: Option<Value>,
+    /// For an update (RMW or compare-and-swap), what it writes given the
+    /// old value: whether it changed memory decides whether it was a read,
+    /// for spin-assume.
+    update: Option<Update>,
+}
+
+/// What an update writes, to tell afterwards whether it changed memory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Update {
+    /// An RMW of `op` with this operand.
+    Rmw {
+        op: warpsafe_ir::RmwOp,
+        operand: Value,
+    },
+    /// A compare-and-swap.
+    Cas { expected: Value, desired: Value },
+}
+
+impl Update {
+    /// Whether the update leaves `old` in memory: a failed CAS, or an RMW
+    /// or successful CAS that writes the value it read (`atomicExch(l, 1)`
+    /// reading 1).
+    fn leaves(self, old: Value) -> bool {
+        match self {
+            Update::Rmw { op, operand } => crate::rmw::apply_rmw(op, old, operand) == Ok(old),
+            Update::Cas { expected, desired } => {
+                !crate::rmw::cas_succeeds(old, expected) || desired == old
+            }
+        }
+    }
 }
 
 /// The execution state of one thread over a kernel.
@@ -325,25 +359,40 @@ impl<'k> Thread<'k> {
 
     /// Answers an `Rmw` event with the old value of the slot.
     pub fn resume_rmw(&mut self, old: Value) -> Result<(), ResumeError> {
+        let update = self.wait.and_then(|w| w.update);
         self.resume("the old value of an atomic", old, |a| match a {
             Awaiting::Rmw { ty } => Some(ty),
             _ => None,
-        })
+        })?;
+        self.count_update(update, old);
+        Ok(())
     }
 
     /// Answers a `Cas` event with the old value of the slot.
     pub fn resume_cas(&mut self, old: Value) -> Result<(), ResumeError> {
-        let expected = self.wait.and_then(|w| w.cas_expected);
+        let update = self.wait.and_then(|w| w.update);
         self.resume("the old value of a compare-and-swap", old, |a| match a {
             Awaiting::Cas { ty } => Some(ty),
             _ => None,
         })?;
-        // A failed CAS is a read; a successful one changed memory.
-        if expected.is_some_and(|e| crate::rmw::cas_succeeds(old, e)) {
+        self.count_update(update, old);
+        Ok(())
+    }
+
+    /// An update was counted as a read when it was issued; one that
+    /// changed memory is an effect (see [`crate::spin`] for when one that
+    /// did not may stay a read).
+    fn count_update(&mut self, update: Option<Update>, old: Value) {
+        let read = match update {
+            Some(u @ Update::Cas { .. }) if self.config.idle_updates_read => u.leaves(old),
+            Some(Update::Cas { expected, .. }) => !crate::rmw::cas_succeeds(old, expected),
+            Some(u @ Update::Rmw { .. }) => self.config.idle_updates_read && u.leaves(old),
+            None => true,
+        };
+        if !read {
             self.counts.reads -= 1;
             self.counts.effects += 1;
         }
-        Ok(())
     }
 
     /// Answers a `Havoc` event with any value of the variable's type.

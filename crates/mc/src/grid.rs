@@ -84,6 +84,11 @@ impl<'k> Grid<'k> {
             max_steps: config.max_steps,
             loop_bound: config.loop_bound,
             spin_assume: config.spin_assume,
+            idle_updates_read: crate::scope::atomics_include_every_thread(
+                kernel,
+                launch.blocks(),
+                launch.threads_per_block(),
+            ),
             setup_deadline: config.setup_deadline,
             ..ThreadConfig::default()
         };

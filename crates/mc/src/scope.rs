@@ -52,6 +52,38 @@ pub fn inclusive(a: &Event, b: &Event) -> bool {
     threads_inclusive(a, b)
 }
 
+/// Whether every atomic access of `kernel` (volatile ones included: they
+/// are system-scope atomics) has a scope that includes every thread of a
+/// launch of `blocks` blocks of `threads_per_block` threads. Then `incl`
+/// holds between any two atomics on one location, and SRC11 is RC11 on
+/// them: spin-assume may treat an update that writes the value it read as
+/// a read (`warpsafe_interp::spin`).
+pub fn atomics_include_every_thread(
+    kernel: &warpsafe_ir::Kernel,
+    blocks: u64,
+    threads_per_block: u64,
+) -> bool {
+    use warpsafe_ir::{AccessKind, StmtKind};
+    let covers = |scope: Scope| match scope {
+        Scope::Thread => blocks * threads_per_block <= 1,
+        Scope::Block | Scope::Cluster => blocks <= 1,
+        Scope::Device | Scope::System => true,
+    };
+    let mut all = true;
+    kernel.walk(&mut |s| {
+        let scope = match &s.kind {
+            StmtKind::Load { access, .. } | StmtKind::Store { access, .. } => match access {
+                AccessKind::Atomic { scope, .. } => Some(*scope),
+                AccessKind::Plain | AccessKind::Volatile => None,
+            },
+            StmtKind::Rmw { scope, .. } | StmtKind::Cas { scope, .. } => Some(*scope),
+            _ => None,
+        };
+        all &= scope.is_none_or(covers);
+    });
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

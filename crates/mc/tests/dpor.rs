@@ -499,7 +499,7 @@ __global__ void ww(int *x) {
     let k = common::kernel(
         r#"
 __global__ void spin(int *x) {
-    while (atomicAdd(x, 0) == 0) { }
+    while (atomicAdd(x, 1) != -1) { }
 }"#,
     );
     let config = Config {

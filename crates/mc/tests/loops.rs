@@ -15,6 +15,8 @@ const CASLOCK: &str = include_str!("../../../tests/kernels/locks/caslock.cu");
 const CASLOCK1: &str = include_str!("../../../tests/kernels/locks/caslock1.cu");
 const TICKETLOCK: &str = include_str!("../../../tests/kernels/locks/ticketlock.cu");
 const TTASLOCK: &str = include_str!("../../../tests/kernels/locks/ttaslock.cu");
+const XCHGLOCK: &str = include_str!("../../../tests/kernels/locks/xchglock.cu");
+const XCHGLOCK1: &str = include_str!("../../../tests/kernels/locks/xchglock1.cu");
 const XF_BARRIER: &str = include_str!("../../../tests/kernels/locks/xf_barrier.cu");
 const XF_BARRIER2: &str = include_str!("../../../tests/kernels/locks/xf_barrier2.cu");
 
@@ -55,6 +57,8 @@ fn spin_locks_explore_few_executions_and_never_reach_the_bound() {
         (TICKETLOCK, 2, 1, 2),
         (TICKETLOCK, 1, 3, 6),
         (TTASLOCK, 2, 1, 6),
+        (XCHGLOCK, 2, 1, 2),
+        (XCHGLOCK, 3, 1, 6),
     ];
     for (src, grid, block, n) in cases {
         let k = common::kernel(src);
@@ -96,6 +100,10 @@ fn broken_locks_and_barriers_race() {
     let k = common::kernel(CASLOCK1);
     let ex = agree(&k, &Launch::new([2, 1, 1], [1, 1, 1]), &config(8, true));
     assert!(ex.races().iter().any(|r| r.kind == RaceKind::Data));
+    let k = common::kernel(XCHGLOCK1);
+    let ex = agree(&k, &Launch::new([2, 1, 1], [1, 1, 1]), &config(8, true));
+    assert!(ex.races().iter().any(|r| r.kind == RaceKind::Data));
+    assert_eq!(ex.bounded(), 0, "the waiting exchange is a read");
     let k = common::kernel(XF_BARRIER2);
     let ex = agree(&k, &Launch::new([2, 1, 1], [1, 1, 1]), &config(8, true));
     assert!(ex.races().iter().any(|r| r.kind == RaceKind::Data));
@@ -129,7 +137,7 @@ fn a_loop_that_never_ends_is_cut_at_the_bound() {
     let k = common::kernel(
         r#"
 __global__ void spin(int *x) {
-    while (atomicAdd(x, 0) == 0) { }
+    while (atomicAdd(x, 1) != -1) { }
 }"#,
     );
     let ex = agree(&k, &Launch::new([1, 1, 1], [1, 1, 1]), &config(4, true));
@@ -145,6 +153,59 @@ __global__ void spin(int *x) {
         5,
         "four bodies, the RMW of a fifth test, then the cut"
     );
+}
+
+/// An update that writes the value it read (an exchange of the locked
+/// value, `atomicAdd(x, 0)`) changes nothing: an iteration doing only that
+/// is wasted, so the loop ends in spin-assume's block, never at the bound,
+/// whatever the bound. With a block-scoped atomic in a launch of two
+/// blocks, scopes differ between threads and the rule is off: the bound
+/// cuts the loop.
+#[test]
+fn an_update_that_changes_nothing_is_a_wasted_iteration() {
+    let idle = common::kernel(
+        r#"
+__global__ void spin(int *x) {
+    while (atomicAdd(x, 0) == 0) { }
+}"#,
+    );
+    for bound in [4, 40] {
+        let ex = agree(
+            &idle,
+            &Launch::new([1, 1, 1], [1, 1, 1]),
+            &config(bound, true),
+        );
+        assert_eq!(ex.executions.len(), 1);
+        assert_eq!(ex.bounded(), 0, "bound {bound}");
+        assert!(matches!(
+            ex.executions[0].cut[0].reason,
+            BlockReason::SpinLoop
+        ));
+        assert_eq!(ex.executions[0].graph.events[0].len(), 1, "one test");
+    }
+    let scoped = common::kernel(
+        r#"#include <cuda/atomic>
+__global__ void spin(int *x, int *y) {
+    cuda::atomic_ref<int, cuda::thread_scope_block> Y(*y);
+    if (blockIdx.x == 1) Y.store(1);
+    while (atomicAdd(x, 0) == 0) { }
+}"#,
+    );
+    let ex = agree(
+        &scoped,
+        &Launch::new([2, 1, 1], [1, 1, 1]),
+        &config(3, true),
+    );
+    assert!(
+        ex.bounded() > 0,
+        "block scope across blocks: no idle updates"
+    );
+    let ex = agree(
+        &scoped,
+        &Launch::new([1, 1, 1], [2, 1, 1]),
+        &config(3, true),
+    );
+    assert_eq!(ex.bounded(), 0, "one block: block scope includes everyone");
 }
 
 /// An `__assume` on a value read: DPOR keeps the state until the write

@@ -8,7 +8,7 @@
 //! it; values written to memory or variables are converted to the slot's or
 //! variable's type as C's assignment does.
 
-use super::{Thread, ThreadEnv, Wait};
+use super::{Thread, ThreadEnv, Update, Wait};
 use crate::control::LoopStmt;
 use crate::eval::cast;
 use crate::event::{Awaiting, Barrier, Event, EventKind, Location, Step};
@@ -56,19 +56,32 @@ impl<'k> Thread<'k> {
         self.wait = Some(Wait {
             awaiting,
             dst,
-            cas_expected: None,
+            update: None,
         });
     }
 
-    /// Stops at an event, counting it for spin-assume (a CAS counts as a
-    /// read until it turns out to have succeeded).
+    /// Stops at an event, counting it for spin-assume (an update counts as
+    /// a read until it turns out to have changed memory).
     fn event(&mut self, kind: EventKind) -> Option<Step> {
+        let update = match &kind {
+            EventKind::Rmw { op, operand, .. } => Some(Update::Rmw {
+                op: *op,
+                operand: *operand,
+            }),
+            EventKind::Cas {
+                expected, desired, ..
+            } => Some(Update::Cas {
+                expected: *expected,
+                desired: *desired,
+            }),
+            _ => None,
+        };
         match &kind {
             EventKind::Load { .. } => self.counts.reads += 1,
-            EventKind::Cas { expected, .. } => {
+            EventKind::Rmw { .. } | EventKind::Cas { .. } => {
                 self.counts.reads += 1;
                 if let Some(w) = self.wait.as_mut() {
-                    w.cas_expected = Some(*expected);
+                    w.update = update;
                 }
             }
             _ => self.counts.effects += 1,
