@@ -5,8 +5,9 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
-use warpsafe_corpus::{parse_dims, KernelFlags};
+use warpsafe_corpus::{parse_dims, KernelFlags, Volatile};
 use warpsafe_frontend::{Options, Output, PreprocOptions, SourceLoader};
+use warpsafe_ir::VolatileReading;
 use warpsafe_source::{SourceFile, SourceMap};
 
 #[derive(Args, Clone, Debug, Default)]
@@ -32,6 +33,27 @@ pub struct InputArgs {
     /// Template arguments for a template kernel, comma separated: `float,256`.
     #[arg(long = "template-args", value_name = "ARGS", value_delimiter = ',')]
     pub template_args: Option<Vec<String>>,
+    /// How volatile accesses are read: `plain` accesses that race like any
+    /// other (the default, as GPUVerify and Faial read them), or `atomic`,
+    /// relaxed system-scope atomics (PTX's reading). Both engines use it.
+    #[arg(long, value_enum, value_name = "READING")]
+    pub volatile: Option<VolatileArg>,
+}
+
+/// `--volatile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum VolatileArg {
+    Plain,
+    Atomic,
+}
+
+impl From<VolatileArg> for Volatile {
+    fn from(v: VolatileArg) -> Volatile {
+        match v {
+            VolatileArg::Plain => Volatile::Plain,
+            VolatileArg::Atomic => Volatile::Atomic,
+        }
+    }
 }
 
 fn dims(s: &str) -> Result<[u64; 3], String> {
@@ -53,6 +75,7 @@ impl InputArgs {
                 .collect(),
             kernels: self.kernel.clone(),
             template_args: self.template_args.clone(),
+            volatile: self.volatile.map(Volatile::from),
             ..KernelFlags::default()
         }
     }
@@ -197,7 +220,13 @@ pub fn load_text(path: &Path, text: String, flags: &KernelFlags) -> Result<Loade
             path.display()
         )
     })?;
+    let reading = match flags.volatile {
+        None | Some(Volatile::Plain) => VolatileReading::Plain,
+        Some(Volatile::Atomic) => VolatileReading::Atomic,
+    };
     for k in &mut output.module.kernels {
+        // Every engine sees one reading of `volatile`.
+        k.read_volatile_as(reading);
         // Dimensions given as flags replace those of the file and what was
         // inferred about them.
         if let Some(b) = flags.block_dim {

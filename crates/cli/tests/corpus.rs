@@ -283,3 +283,66 @@ fn own_flags_win_over_gpuverify_options_of_the_same_name() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--volatile`: the volatile kernels (`tests/kernels/volatile`) meet their
+/// expectations under `explore` (their headers pick the reading), and on
+/// each file under each reading the two engines agree on whether the
+/// volatile flag races: both when read as plain accesses, neither when
+/// read as relaxed system-scope atomics. Every report states the reading.
+#[test]
+fn volatile_readings_agree_between_engines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = root.join("tests/kernels/volatile");
+    let out = Command::new(get_cargo_bin("warpsafe"))
+        .current_dir(&root)
+        .args(["corpus", "--engine", "explore", "--verbose"])
+        .arg(&dir)
+        .output()
+        .expect("invariant: the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let kernels = walk_count(&dir);
+    assert_eq!(kernels, 3);
+    assert!(stdout.contains("3 passed, 0 failed"), "{stdout}");
+    let json = |cmd: &str, file: &str, reading: &str| -> serde_json::Value {
+        let out = Command::new(get_cargo_bin("warpsafe"))
+            .current_dir(&dir)
+            .args([cmd, file, "--volatile", reading, "--format", "json"])
+            .args(["--block-dim", "2", "--grid-dim", "1"])
+            .output()
+            .expect("invariant: the binary runs");
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("--format json prints JSON");
+        v["kernels"][0].clone()
+    };
+    for file in ["flag_fenced.cu", "flag_unfenced.cu"] {
+        for reading in ["plain", "atomic"] {
+            let c = json("check", file, reading);
+            let e = json("explore", file, reading);
+            let check_flag = c["races"]
+                .as_array()
+                .is_some_and(|r| r.iter().any(|x| x["array"] == "flag"));
+            let explore_flag = e["errors"]
+                .as_array()
+                .is_some_and(|r| r.iter().any(|x| x["location"] == "flag[0]"));
+            assert_eq!(
+                check_flag,
+                reading == "plain",
+                "check {file} {reading}: {c}"
+            );
+            // explore stops at its first error: under the plain reading
+            // that is the flag, under the atomic one never.
+            assert_eq!(
+                explore_flag,
+                reading == "plain",
+                "explore {file} {reading}: {e}"
+            );
+            let stated = match reading {
+                "plain" => "read as plain accesses",
+                _ => "read as relaxed system-scope atomics",
+            };
+            for r in [&c, &e] {
+                assert!(r["notes"].to_string().contains(stated), "{r}");
+            }
+        }
+    }
+}

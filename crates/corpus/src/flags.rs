@@ -42,6 +42,8 @@ pub struct KernelFlags {
     pub warp_sync: Option<u32>,
     /// `--only-intra-group`: do not check races between blocks.
     pub only_intra_group: bool,
+    /// `--volatile=plain|atomic`: how volatile accesses are read.
+    pub volatile: Option<Volatile>,
     /// Recognised GPUVerify flags without meaning for warpsafe, as
     /// `--flag` or `--flag=VALUE`.
     pub ignored: Vec<String>,
@@ -132,6 +134,7 @@ pub fn parse_flags(args: &[String]) -> Result<KernelFlags, FlagError> {
             Meaning::Param => flags.params.push(param(flag, value)?),
             Meaning::WarpSync => flags.warp_sync = Some(warp_size(flag, value)?),
             Meaning::OnlyIntraGroup => flags.only_intra_group = true,
+            Meaning::Volatile => flags.volatile = Some(volatile(flag, value)?),
             Meaning::Define => flags.defines.push(define(flag, value)?),
             Meaning::Undefine => flags.undefines.push(macro_name(flag, value)?.into()),
             Meaning::Include => flags.include_dirs.push(include_dir(flag, value)?),
@@ -319,6 +322,24 @@ fn warp_size(flag: &str, value: &str) -> Result<u32, FlagError> {
         Ok(0) => Err(invalid(flag, value, "the warp size must be positive")),
         Ok(n) => Ok(n),
         Err(_) => Err(invalid(flag, value, "expected a positive integer")),
+    }
+}
+
+/// The two readings of `volatile` accesses (warpsafe's `--volatile`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Volatile {
+    /// Plain accesses.
+    Plain,
+    /// Relaxed system-scope atomics (PTX's reading).
+    Atomic,
+}
+
+fn volatile(flag: &str, value: &str) -> Result<Volatile, FlagError> {
+    match value.trim() {
+        "plain" => Ok(Volatile::Plain),
+        "atomic" => Ok(Volatile::Atomic),
+        _ => Err(invalid(flag, value, "expected `plain` or `atomic`")),
     }
 }
 
@@ -700,6 +721,12 @@ mod tests {
     #[test]
     fn only_intra_group() {
         assert!(ok("--only-intra-group").only_intra_group);
+        assert_eq!(ok("--volatile=atomic").volatile, Some(Volatile::Atomic));
+        assert_eq!(ok("--volatile plain").volatile, Some(Volatile::Plain));
+        assert!(matches!(
+            err("--volatile=relaxed"),
+            FlagError::InvalidValue { .. }
+        ));
         assert!(!ok("--no-inline").only_intra_group);
         assert_eq!(
             err("--only-intra-group=1"),

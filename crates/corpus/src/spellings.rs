@@ -21,6 +21,7 @@ pub(crate) enum Meaning {
     Param,
     WarpSync,
     OnlyIntraGroup,
+    Volatile,
     Define,
     Undefine,
     Include,
@@ -68,6 +69,7 @@ const LONG: &[Spelling] = &[
     value("--kernel", Kernel),
     value("--template-args", TemplateArgs),
     value("--param", Param),
+    value("--volatile", Volatile),
     // Shared by both tools.
     value("--warp-sync", WarpSync),
     switch("--only-intra-group", OnlyIntraGroup),

@@ -189,6 +189,10 @@ pub struct Kernel {
     pub body: Block,
     pub launch: LaunchConfig,
     pub span: Span,
+    /// The reading its volatile accesses were rewritten into
+    /// ([`Kernel::read_volatile_as`]), when it had any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub volatile_read_as: Option<crate::VolatileReading>,
 }
 
 impl Kernel {

@@ -23,6 +23,7 @@ mod print;
 mod stmt;
 mod ty;
 mod visit;
+mod volatile;
 
 pub use expr::{BinOp, Builtin, Const, Dim, Expr, UnOp, FREXP_EXPONENT};
 pub use kernel::{
@@ -36,4 +37,5 @@ pub use stmt::{
 };
 pub use ty::ScalarTy;
 pub use visit::walk_block;
+pub use volatile::VolatileReading;
 pub use warpsafe_source::Span;

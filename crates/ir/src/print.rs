@@ -90,6 +90,13 @@ impl Printer<'_> {
             &format!("kernel {}{}({})", k.name, targs, params.join(", ")),
             k.span,
         );
+        if let Some(r) = k.volatile_read_as {
+            self.line(
+                0,
+                &format!("  volatile accesses read as {} (--volatile)", r.name()),
+                k.span,
+            );
+        }
         let l = &k.launch;
         if l.grid.is_some() || l.block.is_some() {
             let dims = |d: Option<[u64; 3]>| match d {

@@ -35,9 +35,11 @@
 //! `rf` and `co`: event identities ([`EventId`] = thread and `po` index) do
 //! not depend on the interleaving that produced the graph.
 //!
-//! Memory orders: `volatile` accesses are modelled as relaxed atomics at
-//! system scope (what PTX makes of `ld.volatile`/`st.volatile` since
-//! PTX 6.0); plain accesses are non-atomic and have no scope.
+//! Memory orders: a `volatile` access still in the IR is a relaxed atomic
+//! at system scope (what PTX makes of `ld.volatile`/`st.volatile` since
+//! PTX 6.0); the CLI rewrites them first into the reading `--volatile`
+//! picks (`warpsafe_ir::VolatileReading`). Plain accesses are non-atomic
+//! and have no scope.
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -367,6 +367,7 @@ mod tests {
             body: Vec::new(),
             launch: Default::default(),
             span: warpsafe_ir::Span::new(warpsafe_source::FileId(0), 0, 0),
+            volatile_read_as: None,
         };
         let base = Launch::new([1, 1, 1], [2, 1, 1]);
         let with_len = base.clone().with_array_len(ArrayId(0), 4);

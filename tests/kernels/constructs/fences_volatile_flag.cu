@@ -1,5 +1,5 @@
 //pass
-//--blockDim=64 --gridDim=4
+//--blockDim=64 --gridDim=4 --volatile=atomic
 // A volatile flag spin and the three thread fences. Inside each block thread 0
 // fills buf, issues __threadfence_block() and raises the volatile flag; the
 // threads of warp 1 spin on the flag, fence, then read buf. Volatile accesses

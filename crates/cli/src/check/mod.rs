@@ -662,7 +662,10 @@ fn check_one<'a>(
         .dump
         .contains(&Dump::Aligned)
         .then(|| print_aligned(k, &kp, config, src));
-    let report = check_protocol(k, &kp, config);
+    let mut report = check_protocol(k, &kp, config);
+    if let Some(r) = k.volatile_read_as {
+        report.notes.insert(0, r.note().to_string());
+    }
     KernelResult {
         kernel: k,
         report,

@@ -365,6 +365,9 @@ fn explore_kernel<'k>(
     let mut r = KernelResult::explored(k, &launch, collector, start, |c| {
         explorer.run_with(k, &launch, &config, c)
     });
+    if let Some(reading) = k.volatile_read_as {
+        r.notes.push(reading.note().to_string());
+    }
     if r.summary.is_some_and(|s| s.executions > 0) {
         inputs::note_unchecked(&mut r, &launch);
     }

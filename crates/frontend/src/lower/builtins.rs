@@ -914,7 +914,13 @@ impl<'t> Lowerer<'_, 't> {
             }
         }
         if g.quals.shared {
-            let place = self.make_shared(name, &declared.ty, g.quals.extern_, g.declarator)?;
+            let place = self.make_shared(
+                name,
+                &declared.ty,
+                g.quals.extern_,
+                g.quals.volatile,
+                g.declarator,
+            )?;
             self.globals.insert(name.to_string(), place.clone());
             return Ok(Some(place));
         }

@@ -140,6 +140,7 @@ impl<'a, 't> Lowerer<'a, 't> {
                 body: Vec::new(),
                 launch: Default::default(),
                 span,
+                volatile_read_as: None,
             },
             out: Vec::new(),
             scopes: vec![HashMap::new()],

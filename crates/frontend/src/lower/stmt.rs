@@ -541,7 +541,7 @@ impl<'t> Lowerer<'_, 't> {
             let name = self.text(declared.name).to_string();
             let span = self.span(d);
             if q.shared {
-                let place = self.shared_decl(n, d, &name, &declared.ty, q.extern_)?;
+                let place = self.shared_decl(d, &name, &declared.ty, q.extern_, q.volatile)?;
                 self.bind(&name, Binding::Place(place));
                 continue;
             }
@@ -1001,22 +1001,30 @@ impl<'t> Lowerer<'_, 't> {
     /// shared by every inlined copy of the function.
     fn shared_decl(
         &mut self,
-        n: Node,
         d: Node,
         name: &str,
         ty: &CType,
         is_extern: bool,
+        volatile: bool,
     ) -> R<Place> {
         if let Some(p) = self.shared_sites.get(&d.start_byte()) {
             return Ok(p.clone());
         }
-        let place = self.make_shared(name, ty, is_extern, d)?;
-        let _ = n;
+        let place = self.make_shared(name, ty, is_extern, volatile, d)?;
         self.shared_sites.insert(d.start_byte(), place.clone());
         Ok(place)
     }
 
-    pub fn make_shared(&mut self, name: &str, ty: &CType, is_extern: bool, d: Node) -> R<Place> {
+    /// A `__shared__` variable; `volatile` when it was declared so (its
+    /// accesses are then volatile, `--volatile` says how they are read).
+    pub fn make_shared(
+        &mut self,
+        name: &str,
+        ty: &CType,
+        is_extern: bool,
+        volatile: bool,
+        d: Node,
+    ) -> R<Place> {
         let (elem, dims) = array_shape(ty);
         let slots = self.slots(&elem, d)?;
         let span = self.span(d);
@@ -1072,7 +1080,7 @@ impl<'t> Lowerer<'_, 't> {
             array: id,
             index: Expr::int(0, ScalarTy::I64),
             ty,
-            volatile: false,
+            volatile,
         })
     }
 }

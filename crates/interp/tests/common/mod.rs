@@ -48,6 +48,7 @@ impl Kb {
                 body: vec![],
                 launch: LaunchConfig::default(),
                 span: sp(9999),
+                volatile_read_as: None,
             },
             next_loop: 0,
         }
