@@ -531,3 +531,55 @@ fn sincosf_stores_sine_and_cosine_through_its_pointers() {
     assert!(out.stdout.contains("s[0]=0.0 c[0]=1.0"), "{}", out.stdout);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
 }
+
+/// A witness of thousands of events is shortened around its errors: ten
+/// errors listed, the events near each marked one and each thread's last,
+/// the coherence order of marked locations only, and a line saying so;
+/// `--full` prints everything (issue 12: one such witness printed 5 MB).
+#[test]
+fn long_witnesses_are_shortened_unless_full() {
+    let f = file(
+        "fill.cu",
+        r#"__global__ void fill(int *a, int *b)
+{
+  for (int i = 0; i < 300; i++)
+    a[i] = b[i] + 1;
+}
+"#,
+    );
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "2",
+        "--array",
+        "a=200",
+        "--array",
+        "b=400",
+        "--loop-bound",
+        "1000",
+    ];
+    let short = explore(&f, &flags);
+    assert_eq!(short.code, Some(1), "{}", short.stdout);
+    assert!(short.stdout.contains("ERRORS FOUND (201 distinct errors)"));
+    assert_eq!(short.stdout.matches("  error: ").count(), 10);
+    assert!(short
+        .stdout
+        .contains("... and 191 more errors in this execution (--full lists them)"));
+    assert!(short.stdout.contains("... 378 events (T0.22..T0.399) ..."));
+    assert!(short.stdout.contains("T0.400"), "each thread's last event");
+    assert!(short
+        .stdout
+        .contains("out-of-bounds access: index 200 of `a`"));
+    assert!(short.stdout.contains(
+        "(shortened: 46 of 802 events shown, the coherence order of 190 more locations left out"
+    ));
+    assert!(short.stdout.len() < 10_000, "{}", short.stdout.len());
+    let mut full_flags = flags.to_vec();
+    full_flags.push("--full");
+    let full = explore(&f, &full_flags);
+    assert_eq!(full.stdout.matches("  error: ").count(), 201);
+    assert!(full.stdout.contains("T0.200 "));
+    assert!(!full.stdout.contains("shortened"));
+    assert!(!full.stdout.contains("... and"));
+}

@@ -287,13 +287,25 @@ impl<'a> Names<'a> {
 
     /// The whole execution as text, indented by `indent`; each event of
     /// `marks` gets `<--` and its labels. Threads with no events and a
-    /// normal end are left out.
-    pub fn render(&self, exec: &Execution, marks: &[(EventId, String)], indent: &str) -> String {
+    /// normal end are left out. Unless `full`, an execution of more than
+    /// [`ELIDE_ABOVE`] events is shortened: each thread shows the events
+    /// within [`CONTEXT`] of a marked one and its last event, and `co` only
+    /// the marked locations; a line says how many events each gap hides.
+    pub fn render(
+        &self,
+        exec: &Execution,
+        marks: &[(EventId, String)],
+        indent: &str,
+        full: bool,
+    ) -> String {
         enum Line {
             Text(String),
             Row([String; 7]),
         }
         let g = &exec.graph;
+        let total: usize = g.events.iter().map(Vec::len).sum();
+        let elide = !full && total > ELIDE_ABOVE;
+        let mut shown = 0usize;
         let mut lines = Vec::new();
         for (t, evs) in g.events.iter().enumerate() {
             let end = self.thread_end(exec, t);
@@ -301,7 +313,25 @@ impl<'a> Names<'a> {
                 continue;
             }
             lines.push(Line::Text(format!("T{t}: {}", g.threads[t])));
-            for e in evs {
+            let keep = visible(evs.len(), t, marks, elide);
+            let mut gap: Option<(usize, usize)> = None;
+            let hidden = |gap: (usize, usize)| {
+                let n = gap.1 - gap.0 + 1;
+                let s = if n == 1 { "" } else { "s" };
+                Line::Text(format!(
+                    "  ... {n} event{s} (T{t}.{}..T{t}.{}) ...",
+                    gap.0, gap.1
+                ))
+            };
+            for (i, e) in evs.iter().enumerate() {
+                if !keep[i] {
+                    gap = Some(gap.map_or((i, i), |(a, _)| (a, i)));
+                    continue;
+                }
+                if let Some(gp) = gap.take() {
+                    lines.push(hidden(gp));
+                }
+                shown += 1;
                 let rf =
                     g.rf.get(&e.id)
                         .map(|s| format!("rf {}", Names::source(*s)))
@@ -325,6 +355,9 @@ impl<'a> Names<'a> {
                     self.excerpt(e.span),
                     m,
                 ]));
+            }
+            if let Some(gp) = gap.take() {
+                lines.push(hidden(gp));
             }
             if let Some(end) = end {
                 lines.push(Line::Text(format!("  {end}")));
@@ -353,19 +386,38 @@ impl<'a> Names<'a> {
                 }
             }
         }
-        let co: Vec<String> =
-            g.co.iter()
-                .filter(|(_, ws)| !ws.is_empty())
-                .map(|(loc, ws)| {
-                    let order: Vec<String> = std::iter::once("init".to_string())
-                        .chain(ws.iter().map(|w| Names::event(*w)))
-                        .collect();
-                    format!("{}: {}", self.loc(*loc), order.join(" < "))
-                })
-                .collect();
+        let marked_locs: Vec<Loc> = marks
+            .iter()
+            .filter_map(|(id, _)| g.events.get(id.thread)?.get(id.index)?.loc)
+            .collect();
+        let written = g.co.iter().filter(|(_, ws)| !ws.is_empty());
+        let left_out = if elide {
+            written
+                .clone()
+                .filter(|(loc, _)| !marked_locs.contains(loc))
+                .count()
+        } else {
+            0
+        };
+        let co: Vec<String> = written
+            .filter(|(loc, _)| !elide || marked_locs.contains(loc))
+            .map(|(loc, ws)| {
+                let order: Vec<String> = std::iter::once("init".to_string())
+                    .chain(ws.iter().map(|w| Names::event(*w)))
+                    .collect();
+                format!("{}: {}", self.loc(*loc), order.join(" < "))
+            })
+            .collect();
         for (i, c) in co.iter().enumerate() {
             let label = if i == 0 { "co" } else { "" };
             let _ = writeln!(out, "{indent}{label:<4}{c}");
+        }
+        if shown < total || left_out > 0 {
+            let _ = writeln!(
+                out,
+                "{indent}(shortened: {shown} of {total} events shown, the coherence order of \
+                 {left_out} more locations left out; --full prints the whole execution)"
+            );
         }
         out
     }
@@ -388,6 +440,36 @@ impl<'a> Names<'a> {
         }
         None
     }
+}
+
+/// Executions with more events than this are shortened when rendered
+/// (unless `--full`).
+pub const ELIDE_ABOVE: usize = 64;
+
+/// Events shown on each side of a marked event in a shortened execution.
+pub const CONTEXT: usize = 2;
+
+/// Which of thread `t`'s `len` events a rendering shows: all, or (when
+/// `elide`) those within [`CONTEXT`] of a marked event, and the last.
+fn visible(len: usize, t: usize, marks: &[(EventId, String)], elide: bool) -> Vec<bool> {
+    if !elide {
+        return vec![true; len];
+    }
+    let mut keep = vec![false; len];
+    if let Some(last) = keep.last_mut() {
+        *last = true;
+    }
+    for (id, _) in marks.iter().filter(|(id, _)| id.thread == t) {
+        let i = id.index;
+        for k in keep
+            .iter_mut()
+            .take(i.saturating_add(CONTEXT + 1))
+            .skip(i.saturating_sub(CONTEXT))
+        {
+            *k = true;
+        }
+    }
+    keep
 }
 
 /// `block0`, `block0 warp1 mask 0x3`, `block0 tile4 #1`, `grid`.

@@ -78,6 +78,11 @@ pub struct ExploreArgs {
     /// digraph, a cluster per witness).
     #[arg(long, value_name = "FILE")]
     pub graph: Option<PathBuf>,
+    /// Print every error of a witness execution and all its events (by
+    /// default a witness lists 10 errors, and one of more than 64 events
+    /// shows those around its errors).
+    #[arg(long)]
+    pub full: bool,
     /// Reproduce the execution of a replay token printed by an earlier run.
     #[arg(long, value_name = "TOKEN")]
     pub replay: Option<String>,
@@ -260,7 +265,7 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
                 let r = explore_kernel(k, explorer, &inputs, &args);
                 // Text reports appear as each kernel finishes.
                 if text {
-                    print!("{}", text::kernel(&r, &loaded.sources));
+                    print!("{}", text::kernel(&r, &loaded.sources, args.full));
                 }
                 results.push(r);
             }
@@ -302,7 +307,7 @@ fn emit(
         Format::Text if args.replay.is_none() => {}
         Format::Text => {
             for r in results {
-                print!("{}", text::kernel(r, sources));
+                print!("{}", text::kernel(r, sources, args.full));
             }
         }
         Format::Json => println!(

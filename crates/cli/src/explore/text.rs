@@ -14,8 +14,13 @@ use std::fmt::Write;
 use warpsafe_mc::witness::Names;
 use warpsafe_source::SourceMap;
 
-/// One kernel's report.
-pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap) -> String {
+/// Errors listed per witness execution unless `--full`.
+pub const MAX_ERRORS_LISTED: usize = 10;
+
+/// One kernel's report; unless `full`, a witness lists at most
+/// [`MAX_ERRORS_LISTED`] errors and long executions are shortened
+/// ([`Names::render`]).
+pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap, full: bool) -> String {
     let names = Names::new(r.kernel, sources);
     let mut o = String::new();
     let name = &r.kernel.name;
@@ -51,7 +56,13 @@ pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap) -> String {
     }
     for (i, shown) in r.witnesses.iter().enumerate() {
         let mut marks = Vec::new();
-        for e in r.errors_of(i) {
+        let errors: Vec<_> = r.errors_of(i).collect();
+        let listed = if full {
+            errors.len()
+        } else {
+            errors.len().min(MAX_ERRORS_LISTED)
+        };
+        for e in &errors[..listed] {
             let seen = if r.all && e.occurrences > 1 {
                 format!(" (in {})", count(e.occurrences, "execution"))
             } else {
@@ -63,13 +74,21 @@ pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap) -> String {
             }
             marks.extend(Names::marks(&e.finding));
         }
+        if listed < errors.len() {
+            let more = errors.len() - listed;
+            let s = if more == 1 { "" } else { "s" };
+            let _ = writeln!(
+                o,
+                "  ... and {more} more error{s} in this execution (--full lists them)"
+            );
+        }
         let number = if r.replay {
             String::new()
         } else {
             format!(" (execution {})", shown.witness.number)
         };
         let _ = writeln!(o, "  witness{number}, replay with --replay {}", shown.token);
-        o.push_str(&names.render(&shown.witness.execution, &marks, "    "));
+        o.push_str(&names.render(&shown.witness.execution, &marks, "    ", full));
     }
     if r.verdict == Verdict::ErrorsFound {
         if let Some(why) = &r.incomplete {
