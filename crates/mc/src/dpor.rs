@@ -265,11 +265,13 @@ impl<'k> Explorer<'k, '_> {
         self.out.check_room(self.config.max_executions)?;
         let graph = state.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
         let found = self.races_of(&state);
-        debug_assert_eq!(
-            found,
-            races(&Relations::new(&graph, self.config.model)),
-            "races from views"
-        );
+        if cfg!(debug_assertions) && verifiable(&state) {
+            assert_eq!(
+                found,
+                races(&Relations::new(&graph, self.config.model)),
+                "races from views"
+            );
+        }
         let exec = self
             .grid
             .execution_with(graph, state.lanes.iter().map(|l| &l.status), found);
@@ -291,9 +293,10 @@ impl<'k> Explorer<'k, '_> {
     }
 
     /// Debug builds: the incremental verdict `ok` on `s` is the reference
-    /// checker's, and the events' `hb` views are its `hb`.
+    /// checker's, and the events' `hb` views are its `hb` (for states of at
+    /// most [`VERIFY_MAX_EVENTS`] events: the reference checker is cubic).
     fn verify(&self, s: &State<'k>, ok: bool) {
-        if cfg!(debug_assertions) {
+        if cfg!(debug_assertions) && verifiable(s) {
             debug_assert!(well_formed(s), "{}", dump(s));
             let g = s.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
             let full = consistency::check(&g, self.config.model);
@@ -323,6 +326,17 @@ impl<'k> Explorer<'k, '_> {
         build: impl FnOnce(&mut Self) -> Result<Option<State<'k>>, McError>,
     ) -> Result<(), McError> {
         self.out.pruned_inconsistent += 1;
+        self.skip_incoherent(build)
+    }
+
+    /// A successor never considered: a read from, or a write placed
+    /// before, a write that is `co`-before one `hb`-before the new event
+    /// (below [`coherence::co_floor`]). Not counted as pruned (it is not
+    /// tried); debug builds build it and check that it breaks (Coherence).
+    fn skip_incoherent(
+        &mut self,
+        build: impl FnOnce(&mut Self) -> Result<Option<State<'k>>, McError>,
+    ) -> Result<(), McError> {
         if cfg!(debug_assertions) {
             if let Some(s) = build(self)? {
                 self.verify(&s, false);
@@ -330,7 +344,18 @@ impl<'k> Explorer<'k, '_> {
         }
         Ok(())
     }
+}
 
+/// Debug builds check states of at most this many events against the
+/// reference consistency checker (random tests and litmus kernels stay far
+/// below; a straight-line kernel of 800 events would take hours).
+const VERIFY_MAX_EVENTS: usize = 96;
+
+fn verifiable(s: &State<'_>) -> bool {
+    s.events.iter().map(|t| t.len()).sum::<usize>() <= VERIFY_MAX_EVENTS
+}
+
+impl<'k> Explorer<'k, '_> {
     /// The interned index of `loc` (first seen as `ty`).
     fn intern(&mut self, loc: Loc, ty: ScalarTy) -> usize {
         if let Some(i) = self.loc_ids.get(&loc) {
@@ -513,6 +538,21 @@ impl<'k> Explorer<'k, '_> {
         Ok(ReadPlan::Event(e, old))
     }
 
+    /// The least `co` position thread `t`'s pending read of `loc` may read
+    /// from ([`coherence::co_floor`] over its `hb` view without its `rf`
+    /// source). The source's own `sw` contribution cannot raise it past
+    /// the source: every write `hb`-before a write `w`, and the source of
+    /// every read `hb`-before `w`, is `co`-before `w` in a consistent
+    /// state, so reading from `w` is coherent exactly when `w` is at or
+    /// above this floor. One floor serves every candidate source, and the
+    /// sources below it are never tried (issue 12: a thread storing and
+    /// loading one location N times tried N² incoherent reads).
+    fn read_floor(&self, s: &State<'k>, t: usize, loc: usize, span: Span) -> usize {
+        let e = self.base_event(s, t, Kind::Read, span);
+        let (hb, _) = views::views(s, &e, None, self.config.model);
+        coherence::co_floor(s, &hb, e.id, loc)
+    }
+
     /// Whether read (or update) `e` of `loc` with `hb` view `hb` may read
     /// from `src` in `s` (see [`coherence`]).
     fn judge_read(
@@ -592,6 +632,7 @@ impl<'k> Explorer<'k, '_> {
                 };
                 let loc = self.intern(l, ty);
                 let n = state.co(loc).len();
+                let floor = self.read_floor(&state, t, loc, span);
                 let mut faulted = false;
                 // The coherent ways first; the last one takes `state`.
                 let mut ways = Vec::new();
@@ -600,6 +641,20 @@ impl<'k> Explorer<'k, '_> {
                         0 => RfSource::Init,
                         _ => RfSource::Write(state.co(loc)[pos - 1]),
                     };
+                    if pos < floor {
+                        self.skip_incoherent(|ex| {
+                            let ReadPlan::Event(e, old) = ex.plan_read(&state, t, loc, ty, src)?
+                            else {
+                                return Ok(None);
+                            };
+                            let views = views::views(&state, &e, Some(src), model);
+                            let mut s = state.clone();
+                            Ok(ex
+                                .commit_read(&mut s, e, old, loc, src, views, None)?
+                                .then_some(s))
+                        })?;
+                        continue;
+                    }
                     let (e, old) = match self.plan_read(&state, t, loc, ty, src)? {
                         ReadPlan::Fault(kind) => {
                             // The thread faults at the atomic, which is not
@@ -618,6 +673,10 @@ impl<'k> Explorer<'k, '_> {
                     };
                     let views = views::views(&state, &e, Some(src), model);
                     let verdict = self.judge_read(&state, &e, loc, src, &views.0);
+                    debug_assert!(
+                        verdict.coherent,
+                        "a source at or above the floor is coherent"
+                    );
                     if verdict.coherent {
                         ways.push((e, old, src, views, verdict.atomic));
                     } else {
@@ -669,7 +728,7 @@ impl<'k> Explorer<'k, '_> {
                 let floor = coherence::co_floor(&sa, &sa.node(id).hb, id, loc);
                 let n = sa.co(loc).len();
                 for pos in 0..floor.min(n + 1) {
-                    self.drop_incoherent(|_| {
+                    self.skip_incoherent(|_| {
                         let mut s = sa.clone();
                         s.co_mut(loc).insert(pos, id);
                         Ok(Some(s))

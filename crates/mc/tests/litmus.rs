@@ -322,7 +322,7 @@ fn loop_bound_is_an_error() {
     let k = common::kernel(
         r#"
 __global__ void spin(int *x) {
-    while (atomicAdd(x, 0) == 0) { }
+    while (atomicAdd(x, 1) != -1) { }
 }"#,
     );
     let launch = warpsafe_interp::Launch::new([1, 1, 1], [1, 1, 1]);
