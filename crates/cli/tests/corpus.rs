@@ -110,8 +110,9 @@ fn lock_corpus_meets_every_expectation_under_explore() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let kernels = walk_count(&root.join("tests/kernels/locks"));
     assert_eq!(
-        kernels, 14,
-        "four primitives, three variants each; the exchange lock and its broken twin"
+        kernels, 16,
+        "four primitives, three variants each; the exchange lock, the \
+         64-thread inter-warp lock and their broken twins"
     );
     assert!(
         stdout.contains(&format!("{kernels} passed, 0 failed")),

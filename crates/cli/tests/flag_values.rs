@@ -101,6 +101,7 @@ const FLAGS: &[(&str, &str, Shape, &[&str])] = &[
     ("explore", "--max-memory", Shape::Number, EXPLORE),
     ("explore", "--max-steps", Shape::Number, EXPLORE),
     ("explore", "--max-threads", Shape::Number, EXPLORE),
+    ("explore", "--max-active-threads", Shape::Number, EXPLORE),
     ("explore", "--loop-bound", Shape::Number, EXPLORE),
     (
         "explore",

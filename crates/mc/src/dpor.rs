@@ -112,6 +112,7 @@
 //!   graph, final memory and races as maps and vectors); building and
 //!   dropping it is about half of the time per execution on LB-n.
 
+mod active;
 mod coherence;
 mod sc;
 mod state;
@@ -167,6 +168,8 @@ struct Explorer<'k, 'o> {
     /// Per interned location, whether two of those kinds may race: when
     /// none may, no execution has a race there and none is looked for.
     racy: Vec<bool>,
+    /// The threads that interact (`--max-active-threads`).
+    active: active::Active,
 }
 
 /// Explores every consistent execution of `kernel` under `launch` once, by
@@ -195,6 +198,7 @@ pub fn explore_with(
         sorted_locs: Vec::new(),
         access_kinds: Vec::new(),
         racy: Vec::new(),
+        active: active::Active::new(n),
     };
     let mut state = State {
         lanes: threads
@@ -240,6 +244,11 @@ impl<'k> Explorer<'k, '_> {
                 continue;
             };
             self.successors(state, t, &mut succs)?;
+            if self.active.count() > self.config.max_active_threads {
+                return Err(McError::TooManyActiveThreads {
+                    limit: self.config.max_active_threads,
+                });
+            }
             for s in succs.drain(..).rev() {
                 self.out.states += 1;
                 if self.out.states > self.config.max_states {
@@ -485,6 +494,7 @@ impl<'k> Explorer<'k, '_> {
         if let Some(l) = loc {
             self.note_access(&e, l);
         }
+        self.active.note(&e, loc);
         let stamp = stamp.unwrap_or_else(|| s.stamp());
         if e.kind != Kind::Barrier && e.order.is_sc() {
             s.sc_events += 1;

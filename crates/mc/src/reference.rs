@@ -76,6 +76,10 @@ pub struct Config {
     pub max_steps: u64,
     /// Threads in the launch before [`McError::TooManyThreads`].
     pub max_threads: usize,
+    /// Threads that interact (DPOR: see `dpor::active`) before
+    /// [`McError::TooManyActiveThreads`]; the reference enumerator, whose
+    /// cost grows with every thread, takes it as its limit on threads.
+    pub max_active_threads: usize,
     pub model: Model,
     /// The most times a loop body may start per entry of the loop; a
     /// thread that would go further is cut (its execution is reported as
@@ -97,7 +101,8 @@ impl Default for Config {
             max_executions: 10_000,
             max_states: usize::MAX,
             max_steps: 10_000,
-            max_threads: 16,
+            max_threads: 1024,
+            max_active_threads: 16,
             model: Model::default(),
             loop_bound: Some(DEFAULT_LOOP_BOUND),
             spin_assume: true,
@@ -108,8 +113,10 @@ impl Default for Config {
 
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum McError {
-    #[error("the launch has {threads} threads, more than the limit of {limit} (exploration is exponential in the threads that interact; `--max-threads` raises the limit)")]
+    #[error("the launch has {threads} threads, more than the limit of {limit} (`--max-threads` raises it; with `--reference`, `--max-active-threads`)")]
     TooManyThreads { threads: u64, limit: usize },
+    #[error("more than {limit} threads interact (atomics, fences, or locations another thread writes): the exploration is exponential in them; `--max-active-threads` raises the limit")]
+    TooManyActiveThreads { limit: usize },
     #[error("more than {limit} consistent executions")]
     TooManyExecutions { limit: usize },
     #[error("more than {limit} partial executions (states) explored (--max-states)")]
@@ -316,6 +323,13 @@ pub fn explore_with(
     config: &Config,
     observer: &mut dyn Observer,
 ) -> Result<Stats, McError> {
+    let limit = config.max_threads.min(config.max_active_threads);
+    if launch.threads() > limit as u64 {
+        return Err(McError::TooManyThreads {
+            threads: launch.threads(),
+            limit,
+        });
+    }
     let (grid, threads) = Grid::start(kernel, launch, config)?;
     let ids = grid.ids.clone();
     let mut ex = Explorer {

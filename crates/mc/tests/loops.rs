@@ -155,6 +155,30 @@ __global__ void spin(int *x) {
     );
 }
 
+/// A 64-thread block where the first lane of each warp takes a fenced
+/// lock and every thread writes its own slot: two threads interact, so
+/// the launch is accepted (issue 12) and explores one execution per lock
+/// order; with every lane taking the lock, more than
+/// `max_active_threads` interact and the exploration stops, saying so.
+#[test]
+fn only_interacting_threads_count_against_the_limit() {
+    let src = include_str!("../../../tests/kernels/locks/interwarp_lock.cu");
+    let k = common::kernel(src);
+    let launch = Launch::new([1, 1, 1], [64, 1, 1]);
+    let ex = dpor::explore(&k, &launch, &config(8, true)).expect("two threads interact");
+    assert_eq!(ex.complete().count(), 2);
+    assert!(ex.races().is_empty());
+    let all = common::kernel(&src.replace("tid % 32 == 0", "tid % 2 == 0"));
+    let err = dpor::explore(&all, &launch, &config(8, true)).expect_err("32 interact");
+    assert!(
+        matches!(
+            err,
+            warpsafe_mc::McError::TooManyActiveThreads { limit: 16 }
+        ),
+        "{err}"
+    );
+}
+
 /// An update that writes the value it read (an exchange of the locked
 /// value, `atomicAdd(x, 0)`) changes nothing: an iteration doing only that
 /// is wasted, so the loop ends in spin-assume's block, never at the bound,

@@ -110,9 +110,18 @@ pub struct ExploreArgs {
     /// Interpreter steps per thread (bounds loops, including spin loops).
     #[arg(long, default_value_t = 10_000)]
     pub max_steps: u64,
-    /// The largest grid (threads in all) the explorer accepts.
-    #[arg(long, default_value_t = 16)]
+    /// The largest grid (threads in all) the explorer accepts. Threads
+    /// that touch no shared location cost little, so a large grid where a
+    /// few threads interact explores quickly; many interacting threads
+    /// reach --max-executions, --timeout or --max-memory instead.
+    #[arg(long, default_value_t = 1024)]
     pub max_threads: usize,
+    /// The most threads that may interact (perform atomics or fences, or
+    /// access a location another thread writes); the exploration stops
+    /// with UNKNOWN when more do. The reference enumerator takes it as its
+    /// limit on all threads.
+    #[arg(long, default_value_t = 16)]
+    pub max_active_threads: usize,
     /// Use the brute-force reference enumerator instead of DPOR (for
     /// cross-checking; exponentially slower).
     #[arg(long)]
@@ -148,6 +157,7 @@ impl ExploreArgs {
             },
             max_steps: self.max_steps,
             max_threads: self.max_threads,
+            max_active_threads: self.max_active_threads,
             loop_bound: Some(self.loop_bound),
             spin_assume: !self.no_spin_assume,
             ..Config::default()
