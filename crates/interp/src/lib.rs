@@ -32,7 +32,8 @@
 //! # use warpsafe_ir::*;
 //! # let span = Span::new(warpsafe_source::FileId(0), 0, 0);
 //! # let kernel = Kernel { name: "k".into(), template_args: vec![], params: vec![],
-//! #     vars: vec![], arrays: vec![], body: vec![], launch: LaunchConfig::default(), span };
+//! #     vars: vec![], arrays: vec![], body: vec![], launch: LaunchConfig::default(), span,
+//! #     volatile_read_as: None };
 //! let launch = Arc::new(Launch::new([1, 1, 1], [32, 1, 1]));
 //! let ctx = ThreadCtx::new(launch, [0, 0, 0], [5, 0, 0]);
 //! let mut thread = Thread::new(&kernel, ctx, ThreadConfig::default()).expect("valid launch");
