@@ -387,7 +387,9 @@ impl<'k> Thread<'k> {
             Some(u @ Update::Cas { .. }) if self.config.idle_updates_read => u.leaves(old),
             Some(Update::Cas { expected, .. }) => !crate::rmw::cas_succeeds(old, expected),
             Some(u @ Update::Rmw { .. }) => self.config.idle_updates_read && u.leaves(old),
-            None => true,
+            // Every update records what it writes; without that record it
+            // is an effect (spin-assume then cuts nothing).
+            None => false,
         };
         if !read {
             self.counts.reads -= 1;

@@ -40,7 +40,9 @@
 //!   placement), so only what that event can break is checked: (Coherence)
 //!   as "`co`-after everything `hb`-before it", (Atomicity) as "splits no
 //!   update from its source", (No-Thin-Air) holds by construction, and (SC)
-//!   is recomputed ([`sc`]) only when the graph has `seq_cst` events. A
+//!   is recomputed ([`sc`]) only when the graph has `seq_cst` events, over
+//!   the threads with atomics, fences or barriers. A read tries only the
+//!   sources at or above its coherence floor, one floor per read; a
 //!   successor that breaks (Coherence) is not even built, and neither are
 //!   the revisits it would make (they keep the witness). Revisits are
 //!   tried from a write whatever its forward placements gave, and from an
@@ -50,6 +52,9 @@
 //!   every participant arrived, as in [`crate::reference`]; a restriction
 //!   that removes an arrival puts the other participants back at the
 //!   barrier.
+//! - Threads that interact are counted as the exploration goes
+//!   ([`active`]): a launch may be large (`max_threads`) as long as few of
+//!   its threads interact (`max_active_threads`).
 //! - Every event carries vector clocks ([`views`]): its `hb`-predecessors
 //!   and its `porf`-prefix per thread, computed once when it is added. They
 //!   give `hb` for the checks and for races, and the revisits' prefixes.
