@@ -5,7 +5,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
-use warpsafe_corpus::{parse_dims, KernelFlags, Volatile};
+use warpsafe_corpus::{parse_dims, KernelFlags};
 use warpsafe_frontend::{Options, Output, PreprocOptions, SourceLoader};
 use warpsafe_ir::VolatileReading;
 use warpsafe_source::{SourceFile, SourceMap};
@@ -47,11 +47,11 @@ pub enum VolatileArg {
     Atomic,
 }
 
-impl From<VolatileArg> for Volatile {
-    fn from(v: VolatileArg) -> Volatile {
+impl From<VolatileArg> for VolatileReading {
+    fn from(v: VolatileArg) -> VolatileReading {
         match v {
-            VolatileArg::Plain => Volatile::Plain,
-            VolatileArg::Atomic => Volatile::Atomic,
+            VolatileArg::Plain => VolatileReading::Plain,
+            VolatileArg::Atomic => VolatileReading::Atomic,
         }
     }
 }
@@ -75,7 +75,7 @@ impl InputArgs {
                 .collect(),
             kernels: self.kernel.clone(),
             template_args: self.template_args.clone(),
-            volatile: self.volatile.map(Volatile::from),
+            volatile: self.volatile.map(VolatileReading::from),
             ..KernelFlags::default()
         }
     }
@@ -220,10 +220,7 @@ pub fn load_text(path: &Path, text: String, flags: &KernelFlags) -> Result<Loade
             path.display()
         )
     })?;
-    let reading = match flags.volatile {
-        None | Some(Volatile::Plain) => VolatileReading::Plain,
-        Some(Volatile::Atomic) => VolatileReading::Atomic,
-    };
+    let reading = flags.volatile.unwrap_or_default();
     for k in &mut output.module.kernels {
         // Every engine sees one reading of `volatile`.
         k.read_volatile_as(reading);

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::spellings::{lookup, Meaning, Spelling};
 use crate::{parse_dims, FlagError};
+use warpsafe_ir::VolatileReading;
 
 /// The meaning of a kernel's command-line flags.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,7 +44,7 @@ pub struct KernelFlags {
     /// `--only-intra-group`: do not check races between blocks.
     pub only_intra_group: bool,
     /// `--volatile=plain|atomic`: how volatile accesses are read.
-    pub volatile: Option<Volatile>,
+    pub volatile: Option<VolatileReading>,
     /// Recognised GPUVerify flags without meaning for warpsafe, as
     /// `--flag` or `--flag=VALUE`.
     pub ignored: Vec<String>,
@@ -325,22 +326,9 @@ fn warp_size(flag: &str, value: &str) -> Result<u32, FlagError> {
     }
 }
 
-/// The two readings of `volatile` accesses (warpsafe's `--volatile`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Volatile {
-    /// Plain accesses.
-    Plain,
-    /// Relaxed system-scope atomics (PTX's reading).
-    Atomic,
-}
-
-fn volatile(flag: &str, value: &str) -> Result<Volatile, FlagError> {
-    match value.trim() {
-        "plain" => Ok(Volatile::Plain),
-        "atomic" => Ok(Volatile::Atomic),
-        _ => Err(invalid(flag, value, "expected `plain` or `atomic`")),
-    }
+fn volatile(flag: &str, value: &str) -> Result<VolatileReading, FlagError> {
+    VolatileReading::from_name(value.trim())
+        .ok_or_else(|| invalid(flag, value, "expected `plain` or `atomic`"))
 }
 
 fn ignored(spelling: Spelling, value: &str) -> String {
@@ -721,8 +709,14 @@ mod tests {
     #[test]
     fn only_intra_group() {
         assert!(ok("--only-intra-group").only_intra_group);
-        assert_eq!(ok("--volatile=atomic").volatile, Some(Volatile::Atomic));
-        assert_eq!(ok("--volatile plain").volatile, Some(Volatile::Plain));
+        assert_eq!(
+            ok("--volatile=atomic").volatile,
+            Some(VolatileReading::Atomic)
+        );
+        assert_eq!(
+            ok("--volatile plain").volatile,
+            Some(VolatileReading::Plain)
+        );
         assert!(matches!(
             err("--volatile=relaxed"),
             FlagError::InvalidValue { .. }

@@ -34,5 +34,5 @@ pub use args::{split_args, substitute_kernel_dir};
 pub use dims::{parse_dims, DimError};
 pub use error::FlagError;
 pub use expectation::{Expectation, FailureKind};
-pub use flags::{parse_flags, KernelFlags, Volatile};
+pub use flags::{parse_flags, KernelFlags};
 pub use header::{parse_header, Header};

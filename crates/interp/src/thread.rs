@@ -384,12 +384,12 @@ impl<'k> Thread<'k> {
     /// did not may stay a read).
     fn count_update(&mut self, update: Option<Update>, old: Value) {
         let read = match update {
-            Some(u @ Update::Cas { .. }) if self.config.idle_updates_read => u.leaves(old),
+            Some(u) if self.config.idle_updates_read => u.leaves(old),
+            // A failed CAS is a read whatever the scopes (seed 000 §3).
             Some(Update::Cas { expected, .. }) => !crate::rmw::cas_succeeds(old, expected),
-            Some(u @ Update::Rmw { .. }) => self.config.idle_updates_read && u.leaves(old),
             // Every update records what it writes; without that record it
             // is an effect (spin-assume then cuts nothing).
-            None => false,
+            Some(Update::Rmw { .. }) | None => false,
         };
         if !read {
             self.counts.reads -= 1;

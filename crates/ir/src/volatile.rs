@@ -16,7 +16,7 @@
 use crate::{AccessKind, Block, Kernel, MemOrder, Scope, StmtKind};
 
 /// The reading of `volatile` accesses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum VolatileReading {
     /// Plain (non-atomic) accesses: they race like any other.
@@ -33,6 +33,13 @@ impl VolatileReading {
             VolatileReading::Plain => "plain",
             VolatileReading::Atomic => "atomic",
         }
+    }
+
+    /// The reading a flag names (`plain`, `atomic`).
+    pub fn from_name(name: &str) -> Option<VolatileReading> {
+        [VolatileReading::Plain, VolatileReading::Atomic]
+            .into_iter()
+            .find(|r| r.name() == name)
     }
 
     /// The access kind a volatile access becomes.

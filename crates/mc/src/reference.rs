@@ -323,13 +323,12 @@ pub fn explore_with(
     config: &Config,
     observer: &mut dyn Observer,
 ) -> Result<Stats, McError> {
-    let limit = config.max_threads.min(config.max_active_threads);
-    if launch.threads() > limit as u64 {
-        return Err(McError::TooManyThreads {
-            threads: launch.threads(),
-            limit,
-        });
-    }
+    // Every thread costs the enumerator: its limit on threads is the DPOR
+    // explorer's on threads that interact.
+    let config = &Config {
+        max_threads: config.max_threads.min(config.max_active_threads),
+        ..*config
+    };
     let (grid, threads) = Grid::start(kernel, launch, config)?;
     let ids = grid.ids.clone();
     let mut ex = Explorer {

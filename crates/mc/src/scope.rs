@@ -64,11 +64,17 @@ pub fn atomics_include_every_thread(
     threads_per_block: u64,
 ) -> bool {
     use warpsafe_ir::{AccessKind, StmtKind};
-    let covers = |scope: Scope| match scope {
-        Scope::Thread => blocks * threads_per_block <= 1,
-        Scope::Block | Scope::Cluster => blocks <= 1,
-        Scope::Device | Scope::System => true,
+    // The first and the last thread are the farthest apart: a scope that
+    // includes one from the other includes every thread.
+    let first = ThreadId {
+        block: 0,
+        thread: 0,
     };
+    let last = ThreadId {
+        block: blocks.saturating_sub(1).min(u64::from(u32::MAX)) as u32,
+        thread: threads_per_block.saturating_sub(1).min(u64::from(u32::MAX)) as u32,
+    };
+    let covers = |scope: Scope| scope_includes(scope, first, last);
     let mut all = true;
     kernel.walk(&mut |s| {
         let scope = match &s.kind {
