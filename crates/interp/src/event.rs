@@ -157,6 +157,11 @@ pub enum Step {
     /// driver should keep what happened so far (it happened) but not take
     /// the execution for a complete one.
     Blocked { reason: BlockReason, span: Span },
+    /// With [`crate::ThreadConfig::spin_yield`]: the thread is about to
+    /// repeat a wasted iteration of the await loop at `span` (see
+    /// [`crate::spin`]); it may be stepped again, and is worth stepping
+    /// once another thread changed memory.
+    Yield { span: Span },
 }
 
 /// Why a thread was stopped in a loop.

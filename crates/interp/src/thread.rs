@@ -16,7 +16,8 @@
 //! `resume_*` call. Each executed statement and each loop test costs one
 //! step of fuel; [`ThreadConfig::max_steps`] bounds the total.
 //! [`ThreadConfig::loop_bound`] bounds the iterations of each loop entry and
-//! [`ThreadConfig::spin_assume`] stops wasted iterations ([`crate::spin`]);
+//! [`ThreadConfig::spin_assume`] stops wasted iterations ([`crate::spin`];
+//! with [`ThreadConfig::spin_yield`] the thread yields instead and may go on);
 //! both end the thread with [`Step::Blocked`].
 //!
 //! Cloning ([`Thread`] is `Clone`) copies the variable store (O(variables)),
@@ -65,6 +66,12 @@ pub struct ThreadConfig {
     /// scope that includes every thread ([`crate::spin`]); the explorer
     /// decides.
     pub idle_updates_read: bool,
+    /// With `spin_assume`: instead of ending the thread, a wasted
+    /// iteration returns [`Step::Yield`] and the thread may be stepped
+    /// again (it then runs at least one more iteration before it can yield
+    /// again). For a scheduler that runs other threads meanwhile (the
+    /// schedule explorer, seed 003); the model checkers end the thread.
+    pub spin_yield: bool,
     /// When the kernel analyses of [`Thread::new`] (spin-assume's
     /// liveness) must give up with [`SetupError::TimedOut`]; `None`: never.
     pub setup_deadline: Option<Instant>,
@@ -78,6 +85,7 @@ impl Default for ThreadConfig {
             loop_bound: None,
             spin_assume: false,
             idle_updates_read: false,
+            spin_yield: false,
             setup_deadline: None,
         }
     }
@@ -333,7 +341,7 @@ impl<'k> Thread<'k> {
         }
         let result = self.run();
         self.end = match &result {
-            Ok(Step::Event(_)) => None,
+            Ok(Step::Event(_) | Step::Yield { .. }) => None,
             Ok(Step::Done) => Some(End::Done),
             Ok(Step::AssertionFailed { message, span }) => Some(End::Assertion {
                 message: message.clone(),
@@ -498,6 +506,12 @@ impl<'k> Thread<'k> {
                 .as_ref()
                 .is_some_and(|s| s.wasted(live, &self.vars, &self.locals, self.counts))
         {
+            if self.config.spin_yield {
+                // No snapshot: the next test of this back edge (a
+                // `do`-`while` loop asks again) lets the iteration start.
+                *slot = None;
+                return Some(Step::Yield { span });
+            }
             return Some(Step::Blocked {
                 reason: BlockReason::SpinLoop,
                 span,

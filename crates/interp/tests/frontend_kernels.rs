@@ -201,7 +201,7 @@ fn run_block(
                     live[i] = false;
                     report.assertions.push(message);
                 }
-                Ok(Step::Infeasible { .. } | Step::Blocked { .. }) => {
+                Ok(Step::Infeasible { .. } | Step::Blocked { .. } | Step::Yield { .. }) => {
                     live[i] = false;
                     report.infeasible += 1;
                 }

@@ -143,6 +143,45 @@ fn a_wasted_await_iteration_blocks_the_thread() {
     assert_eq!(run_with(&k, spinning(8), &mut mem), Outcome::Done);
 }
 
+/// With `spin_yield` (the schedule explorer's mode) a wasted iteration
+/// yields instead of ending the thread: stepped again, it reads again, and
+/// leaves the loop once another thread changed the value.
+#[test]
+fn a_wasted_iteration_yields_and_the_thread_goes_on() {
+    let mut kb = Kb::new();
+    let a = kb.global("a", I32, 4);
+    let body = await_loop(&mut kb, a, vec![]);
+    let k = kb.finish(body);
+    let config = ThreadConfig {
+        spin_yield: true,
+        ..spinning(100)
+    };
+    let mut th = thread_with(&k, launch(1), 0, config);
+    let mut mem = Mem::default();
+    assert_eq!(mem.run(&mut th), Outcome::Yield(sp(7)));
+    assert_eq!(mem.log.len(), 1);
+    // Nothing changed: one more iteration (it may not yield twice in a
+    // row), then it yields again.
+    assert_eq!(mem.run(&mut th), Outcome::Yield(sp(7)));
+    assert_eq!(mem.log.len(), 3);
+    mem.set(a, 0, Value::I32(1));
+    assert_eq!(mem.run(&mut th), Outcome::Done);
+    // A `do`-`while` await loop asks its test again after a yield.
+    let mut kb = Kb::new();
+    let a = kb.global("a", I32, 4);
+    let x = kb.var("x", I32);
+    let l = kb.loop_id();
+    let k = kb.finish(vec![at(
+        9,
+        do_while(l, vec![load(x, a, i64c(0), I32)], eq(I32, v(x), i32c(0))),
+    )]);
+    let mut th = thread_with(&k, launch(1), 0, config);
+    let mut mem = Mem::default();
+    assert_eq!(mem.run(&mut th), Outcome::Yield(sp(9)));
+    mem.set(a, 0, Value::I32(1));
+    assert_eq!(mem.run(&mut th), Outcome::Done);
+}
+
 #[test]
 fn iterations_with_effects_or_changed_state_are_not_wasted() {
     let bound = BlockReason::LoopBound { bound: 5 };

@@ -142,21 +142,7 @@ impl<'k> Grid<'k> {
     /// (host inputs), else the array's initialiser, else zero, at the
     /// slot's type (`ty` when the IR does not say).
     pub fn init_value(&self, loc: Loc, ty: ScalarTy) -> Value {
-        let Some(array) = self.kernel.arrays.get(loc.array.0 as usize) else {
-            return Value::zero(ty);
-        };
-        let slot_ty = if array.slots.is_empty() {
-            ty
-        } else {
-            array.slots[(loc.index % array.slots.len() as u64) as usize]
-        };
-        if let Some(v) = self.launch.initial_value(loc.array, loc.index) {
-            return reinterpret(v, slot_ty);
-        }
-        match array.init.as_ref().and_then(|v| v.get(loc.index as usize)) {
-            Some(c) => Value::from_const(*c, slot_ty),
-            None => Value::zero(slot_ty),
-        }
+        initial_value(self.kernel, &self.launch, loc, ty)
     }
 
     /// The threads a barrier of thread `t` synchronises.
@@ -240,6 +226,28 @@ impl<'k> Grid<'k> {
     }
 }
 
+/// The initial value of `loc` in a launch of `kernel`: the contents the
+/// launch gives the array (host inputs), else the array's initialiser,
+/// else zero, at the slot's type (`ty` when the IR does not say). Every
+/// explorer starts from these values.
+pub fn initial_value(kernel: &Kernel, launch: &Launch, loc: Loc, ty: ScalarTy) -> Value {
+    let Some(array) = kernel.arrays.get(loc.array.0 as usize) else {
+        return Value::zero(ty);
+    };
+    let slot_ty = if array.slots.is_empty() {
+        ty
+    } else {
+        array.slots[(loc.index % array.slots.len() as u64) as usize]
+    };
+    if let Some(v) = launch.initial_value(loc.array, loc.index) {
+        return reinterpret(v, slot_ty);
+    }
+    match array.init.as_ref().and_then(|v| v.get(loc.index as usize)) {
+        Some(c) => Value::from_const(*c, slot_ty),
+        None => Value::zero(slot_ty),
+    }
+}
+
 /// Where a thread arrived at a barrier: the statement and the iteration
 /// of each enclosing loop ([`EventKind::Barrier`]'s `iterations`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -289,7 +297,7 @@ pub(crate) fn source(graph: &Graph, loc: Loc, src: RfSource) -> Result<Value, Mc
 }
 
 /// A value read as `ty`: itself, or its bits reinterpreted.
-pub(crate) fn reinterpret(v: Value, ty: ScalarTy) -> Value {
+pub fn reinterpret(v: Value, ty: ScalarTy) -> Value {
     if v.ty() == ty {
         v
     } else {
@@ -323,6 +331,11 @@ pub(crate) fn status_after(step: Result<Step, Fault>, thread: ThreadId) -> Resul
         Ok(Step::AssertionFailed { message, span }) => Status::Failed { message, span },
         Ok(Step::Infeasible { .. }) => Status::Infeasible,
         Ok(Step::Blocked { reason, span }) => Status::Cut { reason, span },
+        // The explorers never ask for yields (`spin_yield` is off).
+        Ok(Step::Yield { span }) => Status::Cut {
+            reason: BlockReason::SpinLoop,
+            span,
+        },
         Err(fault) => match fault.kind {
             FaultKind::StepLimit { limit } => {
                 return Err(McError::StepLimit {

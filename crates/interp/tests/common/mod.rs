@@ -403,6 +403,8 @@ pub enum Outcome {
     Assertion(String, Span),
     Infeasible(Span),
     Blocked(BlockReason, Span),
+    /// `spin_yield`: a wasted iteration; the thread may go on.
+    Yield(Span),
     Fault(Fault),
 }
 
@@ -446,6 +448,7 @@ impl Mem {
                 }
                 Ok(Step::Infeasible { span }) => return Outcome::Infeasible(span),
                 Ok(Step::Blocked { reason, span }) => return Outcome::Blocked(reason, span),
+                Ok(Step::Yield { span }) => return Outcome::Yield(span),
                 Err(f) => return Outcome::Fault(f),
             }
         }
