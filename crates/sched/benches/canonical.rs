@@ -1,0 +1,154 @@
+//! Throughput and peak memory of the schedule explorer's canonical run
+//! (issue 11's benchmark): a kernel with a 100-iteration arithmetic loop
+//! per thread, a shared array and a barrier, on grids from 1x32 to
+//! 256x256 threads, with race detection; and the seed-003 bug patterns on
+//! 2 blocks of one thread and on a 64x256 grid.
+//!
+//! `cargo bench -p warpsafe-sched --bench canonical` runs every point in a
+//! fresh child process (peak memory does not carry over) and prints thread
+//! events (interpreter steps) per second, wall-clock seconds and peak
+//! resident memory (`VmHWM`). `... -- --one GRID BLOCK` measures one point
+//! in this process.
+
+use std::process::Command;
+use std::time::Instant;
+use warpsafe_frontend::{compile, Options, SourceLoader};
+use warpsafe_interp::Launch;
+use warpsafe_ir::Kernel;
+use warpsafe_sched::{search, Flow, Launched, RunConfig, SearchConfig};
+use warpsafe_source::{SourceFile, SourceMap};
+
+struct NoFiles;
+
+impl SourceLoader for NoFiles {
+    fn load(&self, _: &std::path::Path) -> Option<String> {
+        None
+    }
+}
+
+const LOOP: &str = r#"
+__global__ void smooth(float *a, float *b) {
+    __shared__ float s[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0.0f;
+    for (int k = 0; k < 100; k++) acc += a[i] * k;
+    s[threadIdx.x] = acc;
+    __syncthreads();
+    b[i] = s[(threadIdx.x + 1) % blockDim.x];
+}"#;
+
+/// A check-then-act minimum update (seed 003's aMinUpdate pattern): the
+/// block that lowers the minimum records itself, but the record and the
+/// minimum are two separate atomics. The last block checks them.
+const MIN_UPDATE: &str = r#"
+#include <assert.h>
+__global__ void minUpdate(int *best, int *who, int *done) {
+    if (threadIdx.x == 0) {
+        int mine = 1000 - blockIdx.x;
+        int old = atomicMin(best, mine);
+        if (mine < old) atomicExch(who, blockIdx.x);
+        __threadfence();
+        if (atomicAdd(done, 1) == gridDim.x - 1) {
+            __threadfence();
+            assert(1000 - atomicAdd(who, 0) == atomicAdd(best, 0));
+        }
+    }
+}"#;
+
+fn kernel(src: &str) -> Kernel {
+    let mut sources = SourceMap::new();
+    let main = sources.add(SourceFile::new("bench.cu", src.to_string(), false));
+    let out = compile(main, &mut sources, &Options::default(), &NoFiles);
+    assert!(!out.has_errors(), "{:?}", out.diagnostics);
+    out.module.kernels.into_iter().next().expect("one kernel")
+}
+
+fn peak_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// One point: the kernel `which` on `grid` x `block`.
+fn one(which: &str, grid: u32, block: u32) {
+    let (src, delays) = match which {
+        "loop" => (LOOP, 0),
+        _ => (MIN_UPDATE, 2),
+    };
+    let k = kernel(src);
+    let mut launch = Launch::new([grid, 1, 1], [block, 1, 1]);
+    if which != "loop" {
+        launch =
+            launch.with_array_init(k.arrays[0].id, vec![warpsafe_interp::Value::I32(i32::MAX)]);
+    }
+    let start = Instant::now();
+    let launched = Launched::new(&k, &launch, RunConfig::default()).expect("launches");
+    let config = SearchConfig {
+        delays,
+        ..SearchConfig::default()
+    };
+    let (mut steps, mut events, mut found) = (0u64, 0u64, false);
+    let s = search(&launched, &config, &mut |r| {
+        steps += r.steps;
+        events += r.events;
+        found |= !r.findings.is_empty();
+        if found {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    })
+    .expect("searches");
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{which:>10} {:>9} {:>10} {:>10} {:>12} {:>8.3} {:>14.0} {:>10} {}",
+        format!("{grid}x{block}"),
+        s.schedules,
+        steps,
+        events,
+        secs,
+        steps as f64 / secs,
+        peak_kib().map_or("?".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0)),
+        if which == "loop" {
+            ""
+        } else if found {
+            "bug found"
+        } else {
+            "no bug"
+        }
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if args.first().map(String::as_str) == Some("--one") {
+        let n = |i: usize| args[i].parse::<u32>().expect("a number");
+        one(&args[1], n(2), n(3));
+        return;
+    }
+    println!(
+        "{:>10} {:>9} {:>10} {:>10} {:>12} {:>8} {:>14} {:>10}",
+        "kernel", "grid", "schedules", "steps", "mem events", "seconds", "steps/s", "peak"
+    );
+    let exe = std::env::current_exe().expect("the benchmark knows its own path");
+    let points: &[(&str, u32, u32)] = &[
+        ("loop", 1, 32),
+        ("loop", 4, 256),
+        ("loop", 16, 256),
+        ("loop", 64, 256),
+        ("loop", 256, 256),
+        ("min-update", 2, 1),
+        ("min-update", 3, 1),
+        ("min-update", 64, 256),
+    ];
+    for (which, grid, block) in points {
+        let status = Command::new(&exe)
+            .args(["--one", which, &grid.to_string(), &block.to_string()])
+            .status()
+            .expect("runs a point");
+        assert!(status.success());
+    }
+}
