@@ -41,6 +41,10 @@ pub enum Engine {
     /// error REASON names (`data-race`, `heterogeneous-race`, `assert`,
     /// `barrier-divergence`), other verification failures any error.
     Explore,
+    /// The schedule explorer on the kernel's concrete grid (`warpsafe
+    /// run`, up to 2 delays, at most 200 schedules): expectations as for
+    /// `explore`; no error within the bound counts as `//pass`.
+    Run,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -144,7 +148,18 @@ fn run_one(path: &Path, engine: Engine) -> Option<Row> {
                     verdict = Some(check_verdict(&loaded.output.module, &flags));
                 }
                 if engine == Engine::Explore && !error {
-                    verdict = Some(explore_verdict(&loaded.output.module, &flags));
+                    verdict = Some(explore_verdict(
+                        &loaded.output.module,
+                        &flags,
+                        crate::explore::error_kinds,
+                    ));
+                }
+                if engine == Engine::Run && !error {
+                    verdict = Some(explore_verdict(
+                        &loaded.output.module,
+                        &flags,
+                        crate::run::error_kinds,
+                    ));
                 }
                 (error, first)
             }
@@ -155,8 +170,8 @@ fn run_one(path: &Path, engine: Engine) -> Option<Row> {
         Some((got, detail)) => {
             let ok = match (engine, &expectation) {
                 (_, e) if e.is_front_end_error() => false,
-                (Engine::Explore, Expectation::Pass) => got == "no error",
-                (Engine::Explore, Expectation::Xfail(reason)) => {
+                (Engine::Explore | Engine::Run, Expectation::Pass) => got == "no error",
+                (Engine::Explore | Engine::Run, Expectation::Xfail(reason)) => {
                     let found: Vec<&str> = got.split(',').collect();
                     match reason.as_str() {
                         r @ ("data-race" | "heterogeneous-race" | "assert"
@@ -183,7 +198,7 @@ fn run_one(path: &Path, engine: Engine) -> Option<Row> {
             let ok = match engine {
                 Engine::Frontend => got_error == wants_error,
                 // A kernel that lowers always has a verdict.
-                Engine::Check | Engine::Explore => got_error && wants_error,
+                Engine::Check | Engine::Explore | Engine::Run => got_error && wants_error,
             };
             (got.to_string(), ok, detail)
         }
@@ -265,11 +280,16 @@ fn check_verdict(
     }
 }
 
-/// Every execution of every kernel on its concrete grid: `no error`, the
-/// kinds of error found (comma separated), or `unknown` with the reason.
+/// The kinds of error one kernel shows on its concrete grid, or why it
+/// could not run (`crate::explore::error_kinds`, `crate::run::error_kinds`).
+type ErrorKinds = fn(&warpsafe_ir::Kernel, &[(String, i128)]) -> Result<Vec<&'static str>, String>;
+
+/// An explorer's verdict over every kernel of a file: `no error`, the
+/// error kinds found (comma-separated), or `unknown` with the reason.
 fn explore_verdict(
     module: &warpsafe_ir::Module,
     flags: &warpsafe_corpus::KernelFlags,
+    error_kinds: ErrorKinds,
 ) -> (String, Option<String>) {
     let params: Vec<(String, i128)> = flags
         .params
@@ -278,7 +298,7 @@ fn explore_verdict(
         .collect();
     let mut found: Vec<&str> = Vec::new();
     for k in &module.kernels {
-        match crate::explore::error_kinds(k, &params) {
+        match error_kinds(k, &params) {
             Ok(kinds) => {
                 for f in kinds {
                     if !found.contains(&f) {

@@ -15,6 +15,7 @@ mod ir;
 mod merge;
 mod ordered;
 mod repair;
+mod run;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -43,6 +44,10 @@ enum Command {
     /// Run every execution of each kernel on a concrete grid under the
     /// scoped RC11 memory model (small grids: exact, exponential).
     Explore(explore::ExploreArgs),
+    /// Run each kernel at its launch size in the canonical schedule and in
+    /// schedules delayed where atomics conflict (seed 003): races,
+    /// divergence, assertions, undefined behaviour and hangs, dynamically.
+    Run(run::RunArgs),
     /// Run every annotated kernel (GPUVerify test-suite format) under a folder.
     Corpus(corpus::CorpusArgs),
 }
@@ -130,6 +135,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge::run(args),
         Command::Corpus(args) => corpus::run(args),
         Command::Explore(args) => explore::run(args),
+        Command::Run(args) => run::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -113,7 +113,7 @@ fn symbolic_dimensions_and_missing_parameters_are_unknown() {
     let out = explore(&file("mp4.cu", MP), &[]);
     assert!(out
         .stdout
-        .contains("UNKNOWN (kernel `mp`: explore needs concrete dimensions"));
+        .contains("UNKNOWN (kernel `mp`: running it needs concrete dimensions"));
     assert_eq!(out.code, Some(2));
     let k = file(
         "p.cu",

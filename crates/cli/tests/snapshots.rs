@@ -2,7 +2,9 @@
 //! `tests/kernels`, `warpsafe ir FILE FLAGS` (flags from the kernel's
 //! header) with its stdout, stderr and exit status; for every litmus
 //! kernel, `warpsafe explore FILE FLAGS` (verdict, first error, witness),
-//! and for a few, `--all --outcomes`, `--format json` and `--replay`.
+//! and for a few, `--all --outcomes`, `--format json` and `--replay`;
+//! for every schedule-explorer kernel (`tests/kernels/sched`), `warpsafe
+//! run FILE FLAGS`.
 //! Times, peak memory and replay tokens (which change with the IR's
 //! layout) are filtered out of explore snapshots.
 //!
@@ -127,6 +129,66 @@ fn explore_replay_of_a_witness() {
         .to_string();
     insta::with_settings!({ filters => explore_filters() }, {
         assert_cmd_snapshot!(explore_command(rel, &["--replay", &token]));
+    });
+}
+
+/// `warpsafe run` on `rel` with the flags of its header and `extra`.
+fn run_command(rel: &Path, extra: &[&str]) -> Command {
+    let mut cmd = explore_command(rel, extra);
+    let mut args: Vec<String> = cmd
+        .get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    args[0] = "run".into();
+    let mut run = Command::new(cmd.get_program());
+    run.current_dir(workspace_root()).args(args);
+    cmd = run;
+    cmd
+}
+
+/// What varies between runs of the same schedules: times, memory, and the
+/// fingerprint in replay tokens (the delay list stays visible).
+fn run_filters() -> Vec<(&'static str, &'static str)> {
+    vec![
+        (r"\d+\.\d{2} s\b", "[TIME] s"),
+        (r"peak memory \d+\.\d MiB", "peak memory [MEM] MiB"),
+        (r"sched1\.[0-9a-f]{16}\.", "sched1.[FP]."),
+        (r#""seconds": [0-9.e-]+"#, r#""seconds": "[TIME]""#),
+        (r#""peak_memory_kib": \d+"#, r#""peak_memory_kib": "[MEM]""#),
+    ]
+}
+
+/// `warpsafe run` (seed 003) on its scenarios: each bug with the schedule
+/// that shows it, each fixed version clean within the bound.
+#[test]
+fn run_of_every_schedule_kernel() {
+    let root = workspace_root();
+    insta::glob!("../../../tests/kernels/sched", "*.cu", |path| {
+        let rel = path
+            .strip_prefix(&root)
+            .expect("invariant: globbed files are under the root");
+        insta::with_settings!({ filters => run_filters() }, {
+            assert_cmd_snapshot!(run_command(rel, &[]));
+        });
+    });
+}
+
+/// `warpsafe run --format json`, and `--compare-final --outcomes` on a
+/// kernel whose blocks race to set one location with atomics.
+#[test]
+fn run_as_json_and_final_states() {
+    insta::with_settings!({ filters => run_filters() }, {
+        assert_cmd_snapshot!(
+            "run_json",
+            run_command(Path::new("tests/kernels/sched/tsp_best.cu"), &["--format", "json"])
+        );
+        assert_cmd_snapshot!(
+            "run_compare_final",
+            run_command(
+                Path::new("tests/kernels/sched/last_writer.cu"),
+                &["--compare-final", "--outcomes"]
+            )
+        );
     });
 }
 

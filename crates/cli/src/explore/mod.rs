@@ -24,10 +24,10 @@
 //! UNKNOWN or the input is unusable, else 0.
 
 mod collect;
-mod inputs;
+pub(crate) mod inputs;
 mod json;
 mod outcomes;
-mod peak_memory;
+pub(crate) mod peak_memory;
 mod progress;
 mod replay;
 mod result;
@@ -54,18 +54,8 @@ pub struct ExploreArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub input: InputArgs,
-    /// The value of a scalar kernel parameter (every one needs a value).
-    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = inputs::param_flag)]
-    pub params: Vec<(String, inputs::Number)>,
-    /// A global array's length in elements (`a=8`, enables bounds checks)
-    /// or its initial contents (`a=[1,2,3]`, length and values).
-    #[arg(long = "array", value_name = "NAME=LEN|NAME=[V,..]", value_parser = inputs::array_flag)]
-    pub arrays: Vec<(String, inputs::ArraySpec)>,
-    /// Dimensions, parameters and arrays as JSON: {"grid": [1], "block":
-    /// [4], "params": {"n": 4}, "arrays": {"a": {"len": 4, "init": [..]}}}
-    /// (flags override it).
-    #[arg(long = "input", value_name = "FILE.json")]
-    pub input_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub values: inputs::LaunchValues,
     /// Keep exploring after an error and report each distinct error once
     /// (by default the exploration stops at the first error).
     #[arg(long)]
@@ -231,8 +221,7 @@ fn seconds(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: ExploreArgs) -> Result<u8> {
-    let inputs = Inputs::gather(args.input_file.as_deref(), &args.params, &args.arrays)
-        .map_err(|e| input_error(&args, e))?;
+    let inputs = args.values.gather().map_err(|e| input_error(&args, e))?;
     if args.repair {
         return crate::repair::run(&args, &inputs);
     }

@@ -43,6 +43,31 @@ use warpsafe_ir::{Array, ArrayOrigin, Kernel, VarKind};
 /// counts cannot overflow.
 pub const MAX_ARRAY_ELEMENTS: u64 = 1 << 32;
 
+/// The flags that give a launch its values, shared by `explore` and
+/// `run`.
+#[derive(clap::Args)]
+pub struct LaunchValues {
+    /// The value of a scalar kernel parameter (every one needs a value).
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param_flag)]
+    pub params: Vec<(String, Number)>,
+    /// A global array's length in elements (`a=8`, enables bounds checks)
+    /// or its initial contents (`a=[1,2,3]`, length and values).
+    #[arg(long = "array", value_name = "NAME=LEN|NAME=[V,..]", value_parser = array_flag)]
+    pub arrays: Vec<(String, ArraySpec)>,
+    /// Dimensions, parameters and arrays as JSON: {"grid": [1], "block":
+    /// [4], "params": {"n": 4}, "arrays": {"a": {"len": 4, "init": [..]}}}
+    /// (flags override it).
+    #[arg(long = "input", value_name = "FILE.json")]
+    pub input_file: Option<PathBuf>,
+}
+
+impl LaunchValues {
+    /// The inputs these flags give (with the `--input` file's).
+    pub fn gather(&self) -> Result<Inputs> {
+        Inputs::gather(self.input_file.as_deref(), &self.params, &self.arrays)
+    }
+}
+
 /// Every input of a run, flags and file merged.
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
@@ -184,7 +209,7 @@ impl Inputs {
     pub fn launch(&self, k: &Kernel) -> Result<Launch> {
         let (Some(grid), Some(block)) = (k.launch.grid, k.launch.block) else {
             bail!(
-                "kernel `{}`: explore needs concrete dimensions; pass --grid-dim and --block-dim",
+                "kernel `{}`: running it needs concrete dimensions; pass --grid-dim and --block-dim",
                 k.name
             );
         };
@@ -208,7 +233,7 @@ impl Inputs {
         for v in k.vars.iter().filter(|v| v.kind == VarKind::Param) {
             let Some(value) = self.params.get(&v.name) else {
                 bail!(
-                    "kernel `{}`: explore needs a value for the parameter `{}` (--param {}=VALUE)",
+                    "kernel `{}`: running it needs a value for the parameter `{}` (--param {}=VALUE)",
                     k.name,
                     v.name,
                     v.name
@@ -241,7 +266,15 @@ impl Inputs {
 /// that say so: one for those `--array` can size, one per `extern
 /// __shared__` array without dynamic shared memory.
 pub fn note_unchecked(r: &mut KernelResult<'_>, launch: &Launch) {
-    let k = r.kernel;
+    let (unchecked, notes) = unchecked_arrays(r.kernel, launch);
+    r.notes.extend(notes);
+    r.unchecked = unchecked;
+}
+
+/// The arrays `k` accesses whose length `launch` leaves unknown, and the
+/// notes that say so (see [`note_unchecked`]).
+pub fn unchecked_arrays(k: &Kernel, launch: &Launch) -> (Vec<String>, Vec<String>) {
+    let mut notes = Vec::new();
     let mut used = BTreeSet::new();
     k.walk(&mut |s| {
         if let Some(m) = s.mem() {
@@ -260,10 +293,10 @@ pub fn note_unchecked(r: &mut KernelResult<'_>, launch: &Launch) {
         .collect();
     match sizable.as_slice() {
         [] => {}
-        [a] => r.notes.push(format!(
+        [a] => notes.push(format!(
             "array `{a}` has no length: accesses to it are not bounds-checked; pass --array {a}=LEN"
         )),
-        many => r.notes.push(format!(
+        many => notes.push(format!(
             "arrays {} have no length: accesses to them are not bounds-checked; pass --array NAME=LEN for each",
             many.iter()
                 .map(|a| format!("`{a}`"))
@@ -277,12 +310,12 @@ pub fn note_unchecked(r: &mut KernelResult<'_>, launch: &Launch) {
         } else {
             "array `{}` has no size"
         };
-        r.notes.push(format!(
+        notes.push(format!(
             "{}: accesses to it are not bounds-checked",
             why.replace("{}", &a.name)
         ));
     }
-    r.unchecked = unchecked.iter().map(|a| a.name.clone()).collect();
+    (unchecked.iter().map(|a| a.name.clone()).collect(), notes)
 }
 
 /// A scalar parameter of `k` named `name`.
