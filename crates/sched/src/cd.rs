@@ -63,6 +63,9 @@ pub struct Search {
     pub schedules: usize,
     /// Delay lists found but not run because of `limit`.
     pub pending: usize,
+    /// Delay lists found when `max_schedules` could not run them any more
+    /// (not kept; some may repeat others).
+    pub dropped: usize,
     /// Every delay list up to the bound ran.
     pub exhausted: bool,
     pub limit: Option<Limit>,
@@ -102,6 +105,12 @@ pub fn search(
                 s.beyond_bound += 1;
                 continue;
             }
+            if s.schedules + work.len() >= config.max_schedules {
+                // It could never run: counted, not kept (a large grid's
+                // conflicts would fill memory with lists).
+                s.dropped += 1;
+                continue;
+            }
             let mut longer = delays.clone();
             longer.push(*p);
             if seen.insert(longer.clone()) {
@@ -118,6 +127,9 @@ pub fn search(
         }
     }
     s.pending = work.len();
+    if s.dropped > 0 && s.limit.is_none() {
+        s.limit = Some(Limit::Schedules(config.max_schedules));
+    }
     s.exhausted = s.limit.is_none();
     Ok(s)
 }

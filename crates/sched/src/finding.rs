@@ -6,7 +6,7 @@
 
 use crate::shadow::Access;
 use warpsafe_interp::Fault;
-use warpsafe_ir::Span;
+use warpsafe_ir::{ArrayId, Span};
 use warpsafe_mc::{ErrorKind, Loc, RaceKind, ThreadId};
 
 /// One error of a schedule.
@@ -63,25 +63,45 @@ impl Finding {
         }
     }
 
-    /// What identifies the error across schedules: its kind and the
-    /// source it points at.
-    pub fn key(&self) -> (ErrorKind, Span, Option<Span>) {
+    /// What identifies the error across schedules: its kind, the source
+    /// it points at, and for a race the array (one helper's store can race
+    /// on two arrays).
+    pub fn key(&self) -> FindingKey {
         let kind = self.kind();
-        match self {
-            Finding::Race { first, second, .. } => {
+        let (span, other, array) = match self {
+            Finding::Race {
+                first, second, loc, ..
+            } => {
                 let (a, b) = if first.span <= second.span {
                     (first.span, second.span)
                 } else {
                     (second.span, first.span)
                 };
-                (kind, a, Some(b))
+                (a, Some(b), Some(loc.array))
             }
-            Finding::Assertion { span, .. } => (kind, *span, None),
-            Finding::Fault { fault, .. } => (kind, fault.span, None),
-            Finding::Divergence { span, other, .. } => (kind, *span, *other),
-            Finding::Hang { span, .. } => (kind, *span, None),
+            Finding::Assertion { span, .. } => (*span, None, None),
+            Finding::Fault { fault, .. } => (fault.span, None, None),
+            Finding::Divergence { span, other, .. } => (*span, *other, None),
+            Finding::Hang { span, .. } => (*span, None, None),
+        };
+        FindingKey {
+            kind,
+            span,
+            other,
+            array,
         }
     }
+}
+
+/// What identifies an error across schedules ([`Finding::key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FindingKey {
+    pub kind: ErrorKind,
+    /// The source it points at first.
+    pub span: Span,
+    pub other: Option<Span>,
+    /// A race's array.
+    pub array: Option<ArrayId>,
 }
 
 /// Something worth knowing that is no error of the kernel.

@@ -40,7 +40,7 @@ pub mod token;
 pub use canonical::{Launched, Run, RunConfig};
 pub use cd::{search, Flow, Limit, Search, SearchConfig};
 pub use delay::DelayPoint;
-pub use finding::{Cut, Finding, Warning};
+pub use finding::{Cut, Finding, FindingKey, Warning};
 pub use outcomes::{Outcome, Outcomes};
 pub use shadow::Access;
 

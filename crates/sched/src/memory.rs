@@ -44,12 +44,15 @@ impl<'k> Memory<'k> {
         self.cells.entry(loc).or_default()
     }
 
-    /// The value of `loc` read as `ty`.
+    /// The value of `loc` read as `ty` (the bits of the slot's value when
+    /// the slot holds another type: `atomicInc((unsigned *)&a[i], n)` on
+    /// an `int` array).
     pub fn read(&mut self, launch: &Launch, loc: Loc, ty: ScalarTy) -> Value {
-        match self.cells.get(&loc).and_then(|c| c.value) {
-            Some(v) => reinterpret(v, ty),
+        let v = match self.cells.get(&loc).and_then(|c| c.value) {
+            Some(v) => v,
             None => initial_value(self.kernel, launch, loc, ty),
-        }
+        };
+        reinterpret(v, ty)
     }
 
     /// Whether `loc` is a `__shared__` slot without initialiser that no

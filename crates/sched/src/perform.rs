@@ -8,7 +8,7 @@
 
 use crate::clock::{Stamp, ThreadClock};
 use crate::delay::{Conflicts, DelayPoint};
-use crate::finding::{Finding, Warning};
+use crate::finding::{Finding, FindingKey, Warning};
 use crate::memory::Memory;
 use crate::shadow::Access;
 use crate::sync::{acquires, releases, Publication};
@@ -19,7 +19,7 @@ use warpsafe_interp::{
     Location, StmtSite, Thread, Value,
 };
 use warpsafe_ir::{AccessKind, Kernel, MemOrder, MemSpace, ReduceOp, Scope, Span};
-use warpsafe_mc::{ErrorKind, Loc, RaceKind, ThreadId};
+use warpsafe_mc::{Loc, RaceKind, ThreadId};
 
 /// A thread of a running block.
 pub(crate) struct Slot<'k> {
@@ -68,7 +68,7 @@ pub(crate) struct Arrival {
 /// The errors and warnings of one schedule, each once.
 pub(crate) struct Report {
     pub findings: Vec<Finding>,
-    keys: FxHashSet<(ErrorKind, Span, Option<Span>)>,
+    keys: FxHashSet<FindingKey>,
     pub warnings: Vec<Warning>,
     warned: FxHashSet<Span>,
     max: usize,

@@ -272,3 +272,43 @@ __global__ void k(int *a) {
         run.cut
     );
 }
+
+/// An atomic at another type than the array's slots reads the slot's bits
+/// at its own type, also before any write.
+#[test]
+fn an_atomic_through_a_cast_pointer_reads_the_slot_at_its_type() {
+    let src = r#"
+__global__ void k(int *a) {
+    unsigned old = atomicInc((unsigned int *)&a[0], 17u);
+    a[1 + blockIdx.x] = old;
+}"#;
+    let run = canonical(src, 2, 1);
+    assert!(run.findings.is_empty(), "{:?}", run.findings);
+    assert!(run.cut.is_none());
+    let values: Vec<i128> = run
+        .final_memory
+        .values()
+        .map(|v| v.as_int().expect("an integer"))
+        .collect();
+    assert_eq!(values, [2, 0, 1]);
+}
+
+/// One helper's store racing on two arrays is two races (the key of a race
+/// includes its array).
+#[test]
+fn a_helper_racing_on_two_arrays_is_two_races() {
+    let src = r#"
+__device__ void put(int *p, int v) { *p = v; }
+__global__ void k(int *g) {
+    __shared__ int s[4];
+    put(&g[threadIdx.x], 1);
+    put(&s[0], 2);
+}"#;
+    let run = canonical(src, 2, 2);
+    assert_eq!(
+        kinds(&run),
+        [ErrorKind::DataRace, ErrorKind::DataRace],
+        "{:?}",
+        run.findings
+    );
+}

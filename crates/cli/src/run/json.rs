@@ -113,7 +113,7 @@ fn delays(ds: &[DelayPoint], tpb: u64) -> Vec<DelayJson> {
 }
 
 fn location(names: &Names<'_>, f: &Finding) -> String {
-    names.describe(f.key().1)
+    names.describe(f.key().span)
 }
 
 pub fn run(args: &RunArgs, results: &[KernelRun<'_>], sources: &SourceMap) -> String {
@@ -199,7 +199,7 @@ pub fn run(args: &RunArgs, results: &[KernelRun<'_>], sources: &SourceMap) -> St
                 summary: SummaryJson {
                     schedules: r.search.schedules,
                     exhaustive: r.search.exhausted,
-                    pending: r.search.pending,
+                    pending: r.search.pending + r.search.dropped,
                     cut: r.cut_runs,
                     events: r.events,
                     steps: r.steps,

@@ -14,9 +14,8 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 use warpsafe_interp::Launch;
 use warpsafe_ir::{Kernel, Span};
-use warpsafe_mc::ErrorKind;
 use warpsafe_sched::outcomes::Difference;
-use warpsafe_sched::{Cut, DelayPoint, Finding, Outcomes, Run, Search, Warning};
+use warpsafe_sched::{Cut, DelayPoint, Finding, FindingKey, Outcomes, Run, Search, Warning};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -57,7 +56,7 @@ pub struct KernelRun<'k> {
     pub delay_bound: usize,
     pub verdict: Verdict,
     pub errors: Vec<Shown>,
-    keys: HashMap<(ErrorKind, Span, Option<Span>), usize>,
+    keys: HashMap<FindingKey, usize>,
     pub warnings: Vec<Warning>,
     warned: HashSet<Span>,
     /// The first run cut short of each kind, with its token, and how many

@@ -160,8 +160,9 @@ pub fn kernel(r: &KernelRun<'_>, sources: &SourceMap, args: &RunArgs) -> String 
             .peak_kib
             .map(|k| format!(", peak memory {:.1} MiB", k as f64 / 1024.0))
             .unwrap_or_default();
-        let pending = if r.search.pending > 0 {
-            format!(" ({} not run)", count(r.search.pending, "delay list"))
+        let not_run = r.search.pending + r.search.dropped;
+        let pending = if not_run > 0 {
+            format!(" ({} not run)", count(not_run, "delay list"))
         } else {
             String::new()
         };
