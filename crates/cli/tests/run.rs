@@ -203,3 +203,59 @@ fn a_launch_without_dimensions_is_unknown_with_what_to_pass() {
         stdout(&o)
     );
 }
+
+/// `check --confirm` runs each race's witness launch through the schedule
+/// explorer: a provable race is confirmed with a command that replays it,
+/// and that command shows the race.
+#[test]
+fn check_confirm_runs_each_witness_and_the_printed_command_replays_it() {
+    let check = |extra: &[&str]| {
+        Command::new(get_cargo_bin("warpsafe"))
+            .current_dir(root())
+            .args([
+                "check",
+                "tests/kernels/table1/first_iter_racy.cu",
+                "--blockDim=64",
+                "--gridDim=1",
+            ])
+            .args(extra)
+            .output()
+            .expect("invariant: the binary runs")
+    };
+    let o = check(&["--confirm"]);
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("confirmed:"))
+        .unwrap_or_else(|| panic!("no confirmed race: {out}"));
+    let command = line
+        .split("replay with: warpsafe ")
+        .nth(1)
+        .expect("a replay command");
+    let args: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(args[0], "run");
+    let replayed = Command::new(get_cargo_bin("warpsafe"))
+        .current_dir(root())
+        .args(&args)
+        .output()
+        .expect("invariant: the binary runs");
+    assert_eq!(replayed.status.code(), Some(1), "{}", stdout(&replayed));
+    assert!(
+        stdout(&replayed).contains("data race on s["),
+        "{}",
+        stdout(&replayed)
+    );
+    // JSON carries the status; without the flag there is none.
+    let v = json(&check(&["--confirm", "--format", "json"]));
+    let statuses: Vec<&str> = v["kernels"][0]["races"]
+        .as_array()
+        .expect("races")
+        .iter()
+        .map(|r| r["confirmation"]["status"].as_str().expect("a status"))
+        .collect();
+    assert!(statuses.contains(&"confirmed"), "{statuses:?}");
+    let plain = json(&check(&["--format", "json"]));
+    assert!(plain["kernels"][0]["races"][0]
+        .get("confirmation")
+        .is_none());
+}

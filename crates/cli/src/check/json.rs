@@ -20,7 +20,9 @@
 //!               "params": { NAME: int },
 //!               "loop_vars": [ { "thread": 1|2|null, "name", "value": int } ],
 //!               "index": int,                 // the slot both threads access
-//!               "element": string } } ],     // it as C names it: "tile[17][0]"
+//!               "element": string },         // it as C names it: "tile[17][0]"
+//!           "confirmation": { "status": "confirmed"|"related"|"not-shown"|"not-run",
+//!               "detail": string, "replay": null|string } } ],  // --confirm only
 //!       "divergences": [ { "location": LOC, "reason",
 //!           "certainty": "provable"|"possible", "reasons": [string],
 //!           "threads": null|[THREAD, THREAD],
@@ -58,6 +60,7 @@
 //! Invariant: the field names and nesting above are what
 //! `crates/cli/tests/check.rs` checks; change both together.
 
+use super::confirm::Confirmation;
 use super::summary::Counts;
 use super::{KernelResult, Unit};
 use anyhow::{bail, Result};
@@ -123,6 +126,21 @@ struct RaceJson<'a> {
     reasons: &'a [String],
     accesses: [AccessJson; 2],
     witness: Option<WitnessJson<'a>>,
+    /// `--confirm` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    confirmation: Option<ConfirmationJson>,
+}
+
+/// What running the witness launch showed (`--confirm`).
+#[derive(Serialize)]
+struct ConfirmationJson {
+    /// `confirmed`, `related` (a race at one of the statements with
+    /// another), `not-shown` or `not-run`.
+    status: &'static str,
+    /// The sentence the text output prints.
+    detail: String,
+    /// The `warpsafe run` replay token of a confirmed race.
+    replay: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -386,11 +404,13 @@ fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
         Verdict::Unknown { reason, span } => (Some(reason.as_str()), span.map(|s| loc(sources, s))),
         _ => (None, None),
     };
+    let file = &sources.file(r.kernel.span.file).name;
     let races = report
         .verdict
         .races()
         .iter()
-        .map(|race| {
+        .enumerate()
+        .map(|(i, race)| {
             let (c, reasons) = certainty(&race.certainty);
             let access = |n: u8, a: &warpsafe_static::RaceAccess| AccessJson {
                 thread: n,
@@ -419,6 +439,20 @@ fn kernel<'a>(r: &'a KernelResult<'_>, sources: &SourceMap) -> KernelJson<'a> {
                     loop_vars: loop_vars(&w.loop_vars),
                     index: w.index,
                     element: super::text::element(r.kernel, race.array, w.index),
+                }),
+                confirmation: r.confirmations.get(i).map(|c| ConfirmationJson {
+                    status: match c {
+                        Confirmation::Confirmed { .. } => "confirmed",
+                        Confirmation::Related { .. } => "related",
+                        Confirmation::NotShown { .. } => "not-shown",
+                        Confirmation::NotRun(_) => "not-run",
+                    },
+                    detail: super::text::confirmation(c, file),
+                    replay: match c {
+                        Confirmation::Confirmed { token, .. }
+                        | Confirmation::Related { token, .. } => Some(token.clone()),
+                        _ => None,
+                    },
                 }),
             }
         })

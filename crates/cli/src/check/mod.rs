@@ -26,6 +26,7 @@
 //! every assertion holds.
 
 mod config;
+mod confirm;
 mod json;
 mod paths;
 mod progress;
@@ -141,6 +142,11 @@ pub struct CheckArgs {
     /// Colour in text output.
     #[arg(long, value_enum, default_value_t = crate::color::ColorChoice::Auto)]
     pub color: crate::color::ColorChoice,
+    /// Run each race's witness launch through the schedule explorer
+    /// (`warpsafe run`) and say whether a schedule shows it (confirmed,
+    /// with a replay token) or not.
+    #[arg(long)]
+    pub confirm: bool,
 }
 
 pub fn param(s: &str) -> Result<(String, i128), String> {
@@ -205,6 +211,9 @@ pub struct KernelResult<'a> {
     pub aligned: Option<String>,
     /// Wall-clock time of the check.
     pub seconds: f64,
+    /// `--confirm`: what running each race's witness showed, in the order
+    /// of the races (empty without the flag).
+    pub confirmations: Vec<confirm::Confirmation>,
 }
 
 impl KernelResult<'_> {
@@ -651,6 +660,7 @@ fn check_one<'a>(
                 protocol: None,
                 aligned: None,
                 seconds: start.elapsed().as_secs_f64(),
+                confirmations: Vec::new(),
             }
         }
     };
@@ -666,12 +676,20 @@ fn check_one<'a>(
     if let Some(r) = k.volatile_read_as {
         report.notes.insert(0, r.note().to_string());
     }
+    let confirmations = if args.confirm {
+        confirm::races(k, report.verdict.races(), &config.params, &|span| {
+            src.describe(span)
+        })
+    } else {
+        Vec::new()
+    };
     KernelResult {
         kernel: k,
         report,
         protocol,
         aligned,
         seconds: start.elapsed().as_secs_f64(),
+        confirmations,
     }
 }
 

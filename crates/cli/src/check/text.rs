@@ -3,6 +3,7 @@
 //! DIVERGENT with every divergent barrier, UNKNOWN with the reason), the
 //! assertions' outcomes, notes, and the SMT transcript (`--dump smt`).
 
+use super::confirm::Confirmation;
 use super::KernelResult;
 use crate::color::{paint, Tone};
 use std::fmt::Write;
@@ -56,8 +57,12 @@ pub fn kernel(r: &KernelResult<'_>, src: &SourceMap, max_races: usize, color: bo
             } else {
                 SHOWN_RACES
             };
-            for race in races.iter().take(shown) {
+            let file = &src.file(r.kernel.span.file).name;
+            for (i, race) in races.iter().take(shown).enumerate() {
                 print_race(&mut out, race, r.kernel, src, color);
+                if let Some(c) = r.confirmations.get(i) {
+                    let _ = writeln!(out, "    {}", confirmation(c, file));
+                }
             }
             if races.len() > shown {
                 let _ = writeln!(
@@ -387,6 +392,35 @@ fn print_race(out: &mut String, r: &Race, kernel: &Kernel, src: &SourceMap, colo
         ),
         None => writeln!(out, "    (no witness: the model could not be read)"),
     };
+}
+
+/// What `--confirm` found for a race, with the command that replays it.
+pub(super) fn confirmation(c: &Confirmation, file: &str) -> String {
+    match c {
+        Confirmation::Confirmed {
+            threads,
+            flags,
+            token,
+        } => format!(
+            "confirmed: `warpsafe run` shows it at the witness launch ({threads}); replay with: warpsafe run {file} {flags} --replay {token}"
+        ),
+        Confirmation::Related { with, flags, token } => format!(
+            "confirmed in part: `warpsafe run` shows a race on this array between one of these statements and {with} (it reports one race per location, not every pair); replay with: warpsafe run {file} {flags} --replay {token}"
+        ),
+        Confirmation::NotShown {
+            schedules,
+            flags,
+            cut: Some(why),
+        } => format!(
+            "not confirmed: {schedules} schedule(s) of the witness launch ({flags}, arrays zero-filled) do not show it, and one stopped early: {why}"
+        ),
+        Confirmation::NotShown {
+            schedules, flags, ..
+        } => format!(
+            "not confirmed: {schedules} schedule(s) of the witness launch ({flags}, arrays zero-filled) do not show it (it may need other memory contents or schedules)"
+        ),
+        Confirmation::NotRun(why) => format!("not confirmed: {why}"),
+    }
 }
 
 /// The threads and values of a race witness (the element is printed

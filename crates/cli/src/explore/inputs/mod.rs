@@ -213,6 +213,11 @@ impl Inputs {
                 k.name
             );
         };
+        self.launch_with(k, grid, block)
+    }
+
+    /// The launch of `k` on `grid` x `block` with these inputs.
+    pub fn launch_with(&self, k: &Kernel, grid: [u64; 3], block: [u64; 3]) -> Result<Launch> {
         let dim = |what: &str, d: [u64; 3]| -> Result<[u32; 3]> {
             let mut out = [0u32; 3];
             for (o, x) in out.iter_mut().zip(d) {
