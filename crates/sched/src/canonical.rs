@@ -27,18 +27,16 @@
 //! Invariant: a run is deterministic given the kernel, the launch and the
 //! delay list (replay tokens rely on it).
 
+use crate::barrier::{divergence, release_block, release_group};
 use crate::delay::{Conflicts, DelayPoint};
 use crate::finding::{Cut, Finding, Warning};
 use crate::memory::Memory;
-use crate::perform::{is_atomic, Arrival, Cx, Performed, Report, Slot, SlotState};
+use crate::perform::{is_atomic, Cx, Performed, Report, Slot, SlotState};
 use crate::SchedError;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
-use warpsafe_interp::{
-    reduce_barrier, Barrier, FaultKind, Launch, Step, Thread, ThreadConfig, ThreadCtx, Value,
-    WARP_SIZE,
-};
+use warpsafe_interp::{Barrier, FaultKind, Launch, Step, Thread, ThreadConfig, ThreadCtx, Value};
 use warpsafe_ir::Kernel;
 use warpsafe_mc::{Loc, ThreadId};
 
@@ -159,14 +157,14 @@ impl<'k> Launched<'k> {
 }
 
 /// A block that started.
-struct BlockRun<'k> {
-    slots: Vec<Slot<'k>>,
+pub(crate) struct BlockRun<'k> {
+    pub slots: Vec<Slot<'k>>,
     /// Threads to run, in order.
-    queue: VecDeque<usize>,
+    pub queue: VecDeque<usize>,
     /// Block barriers completed.
-    epoch: u32,
+    pub epoch: u32,
     /// Every thread that has not ended waits at a grid barrier.
-    at_grid: bool,
+    pub at_grid: bool,
 }
 
 struct Scheduler<'a, 'k> {
@@ -674,122 +672,5 @@ impl<'a, 'k> Scheduler<'a, 'k> {
         while !self.active.is_empty() {
             self.end_front();
         }
-    }
-}
-
-/// Where the front block's waiting threads `waiting` diverge: the barrier
-/// the first waits at, where a thread that does not join it waits instead
-/// (if at a barrier), and the threads that never arrive.
-fn divergence(
-    block: &BlockRun<'_>,
-    waiting: &[usize],
-) -> (warpsafe_ir::Span, Option<warpsafe_ir::Span>, Vec<ThreadId>) {
-    let first = waiting
-        .iter()
-        .find_map(|&i| match &block.slots[i].state {
-            SlotState::AtBarrier(a) => Some(a.clone()),
-            _ => None,
-        })
-        .expect("a block with nothing to run has a thread at a barrier");
-    let mut missing = Vec::new();
-    let mut other = None;
-    for s in &block.slots {
-        let joins = match &s.state {
-            SlotState::AtBarrier(a) => {
-                let same = a.site == first.site && a.iterations == first.iterations;
-                if !same && other.is_none() {
-                    other = Some(a.span);
-                }
-                same
-            }
-            _ => false,
-        };
-        if !joins && missing.len() < 8 {
-            missing.push(s.id);
-        }
-    }
-    (first.span, other, missing)
-}
-
-/// Releases the block barrier every thread of `block` waits at: the block's
-/// epoch moves on, every thread learns what any of them knew, reductions
-/// get their result, and the threads run again in order.
-fn release_block(block: &mut BlockRun<'_>) {
-    block.epoch += 1;
-    let mut joined = crate::clock::Vc::default();
-    for s in &block.slots {
-        joined.join(&s.clock.vc);
-    }
-    let reduce = first_reduction(block.slots.iter().filter_map(|s| match &s.state {
-        SlotState::AtBarrier(a) => Some(a),
-        _ => None,
-    }));
-    for (i, s) in block.slots.iter_mut().enumerate() {
-        if !joined.is_empty() {
-            s.clock.vc.join(&joined);
-        }
-        if let Some(result) = reduce {
-            // Only a thread waiting for the result accepts it.
-            let _ = s.thread.resume_barrier(result);
-        }
-        s.state = SlotState::Running;
-        block.queue.push_back(i);
-    }
-}
-
-/// The result of the reduction of barrier arrivals, if they reduce.
-fn first_reduction<'a>(arrivals: impl Iterator<Item = &'a Arrival> + Clone) -> Option<i32> {
-    let op = arrivals.clone().find_map(|a| a.reduce.map(|r| r.0))?;
-    Some(reduce_barrier(
-        op,
-        arrivals.filter_map(|a| a.reduce.map(|r| r.1)),
-    ))
-}
-
-/// Thread `i` of `block` arrived at a warp or tile barrier: when every
-/// thread of its group is there, they all learn what each knew and run
-/// again.
-fn release_group(block: &mut BlockRun<'_>, i: usize) {
-    let Some(SlotState::AtBarrier(a)) = block.slots.get(i).map(|s| &s.state) else {
-        return;
-    };
-    let barrier = a.barrier;
-    let tid = block.slots[i].id.thread;
-    let members: Vec<usize> = (0..block.slots.len())
-        .filter(|&j| {
-            let t = block.slots[j].id.thread;
-            match barrier {
-                Barrier::Warp { mask } => {
-                    t / WARP_SIZE == tid / WARP_SIZE && mask & (1 << (t % WARP_SIZE)) != 0
-                }
-                Barrier::Tile { size } => t / size.max(1) == tid / size.max(1),
-                Barrier::Block | Barrier::Grid => false,
-            }
-        })
-        .collect();
-    let arrived =
-        |j: usize| matches!(&block.slots[j].state, SlotState::AtBarrier(b) if b.barrier == barrier);
-    if !members.iter().all(|&j| arrived(j)) {
-        return;
-    }
-    let mut joined = crate::clock::Vc::default();
-    for &j in &members {
-        let s = &block.slots[j];
-        joined.join(&s.clock.vc);
-        joined.learn_thread(s.linear, s.clock.clock);
-    }
-    let reduce = first_reduction(members.iter().filter_map(|&j| match &block.slots[j].state {
-        SlotState::AtBarrier(a) => Some(a),
-        _ => None,
-    }));
-    for &j in &members {
-        let s = &mut block.slots[j];
-        s.clock.vc.join(&joined);
-        s.clock.clock += 1;
-        if let Some(result) = reduce {
-            let _ = s.thread.resume_barrier(result);
-        }
-        s.state = SlotState::Running;
-        block.queue.push_back(j);
     }
 }

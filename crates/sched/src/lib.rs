@@ -6,7 +6,8 @@
 //!
 //! - [`canonical`]: one schedule (seed 003 §4's canonical schedule with a
 //!   delay list): blocks created as reached, threads run to their next
-//!   barrier, spinning threads yield.
+//!   barrier, spinning threads yield; `barrier` (private): releasing
+//!   block, warp and tile barriers, and divergence.
 //! - [`perform`] (private): a thread's events on the schedule's memory.
 //! - [`memory`] (private), [`shadow`], `sync` and `clock` (private): SC
 //!   memory; per location the accesses a later one may race with; what
@@ -25,6 +26,7 @@
 //! every error is reported with a schedule that shows it. A search is
 //! bounded: no result of it is a proof of absence.
 
+mod barrier;
 pub mod canonical;
 pub mod cd;
 mod clock;
