@@ -1,5 +1,6 @@
 //! The differential soundness test (issue 14): random CUDA kernels, each
-//! run through `warpsafe check` and `warpsafe explore --all` on one small
+//! run through `warpsafe check`, `warpsafe explore --all` and `warpsafe
+//! run --all` (the schedule explorer, rules in `compare_run`) on one small
 //! concrete launch (1–2 blocks of 2–4 threads, every scalar parameter
 //! given with `--param`, every pointer parameter a length with `--array`),
 //! failing when the engines disagree in the unsound direction (rules in
@@ -56,7 +57,7 @@ mod differential {
 }
 
 use differential::ast::{Kernel, Launch};
-use differential::compare::{compare, Outcome};
+use differential::compare::{compare, compare_run, Outcome};
 use differential::engines::{self, Limits};
 use differential::gen::{self, Features};
 use std::path::{Path, PathBuf};
@@ -210,27 +211,40 @@ fn run_case(bin: &Path, file: &Path, seed: u64, limits: Limits, max_threads: u32
         .to_string_lossy();
     let check = engines::check(bin, file, &check_args);
     let explore = engines::explore(bin, file, &name, &explore_args);
-    let outcome = match (&check, &explore) {
-        (Ok(c), Ok(e)) => compare(c, e),
-        (Err(e), _) | (_, Err(e)) => Outcome::Disagree(vec![format!("an engine failed: {e}")]),
+    let run_args = engines::run_command_line(&explore_args);
+    let run = engines::explore(bin, file, &name, &run_args);
+    let outcome = match (&check, &explore, &run) {
+        (Ok(c), Ok(e), Ok(r)) => match (compare(c, e), compare_run(c, e, r)) {
+            (Outcome::Disagree(mut a), Outcome::Disagree(b)) => {
+                a.extend(b);
+                Outcome::Disagree(a)
+            }
+            (_, Outcome::Disagree(b)) => Outcome::Disagree(b),
+            (first, _) => first,
+        },
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
+            Outcome::Disagree(vec![format!("an engine failed: {e}")])
+        }
     };
     let verdicts = format!(
-        "check {} / explore {}",
+        "check {} / explore {} / run {}",
         check.as_ref().map_or("error", |c| c.name()),
         explore.as_ref().map_or("error".to_string(), |e| format!(
             "{}{}",
             e.verdict,
             if e.complete { "" } else { " (incomplete)" }
-        ))
+        )),
+        run.as_ref().map_or("error", |r| r.verdict.as_str())
     );
     let text = report(
         seed,
         &kernel,
         launch,
         &source,
-        (&check_args, &explore_args),
+        (&check_args, &explore_args, &run_args),
         &check,
         &explore,
+        &run,
         &outcome,
     );
     Case {
@@ -247,9 +261,10 @@ fn report(
     kernel: &Kernel,
     launch: Launch,
     source: &str,
-    (check_args, explore_args): (&[String], &[String]),
+    (check_args, explore_args, run_args): (&[String], &[String], &[String]),
     check: &Result<engines::Check, String>,
     explore: &Result<engines::Explore, String>,
+    run: &Result<engines::Explore, String>,
     outcome: &Outcome,
 ) -> String {
     let Outcome::Disagree(lines) = outcome else {
@@ -261,13 +276,15 @@ fn report(
          {}\n\
          --- kernel.cu\n{source}\
          --- warpsafe {}\n    {check:?}\n\
-         --- warpsafe {}\n    {explore:?}\n",
+         --- warpsafe {}\n    {explore:?}\n\
+         --- warpsafe {}\n    {run:?}\n",
         launch.grid,
         launch.block,
         kernel.params,
         lines.join("\n"),
         check_args.join(" "),
         explore_args.join(" "),
+        run_args.join(" "),
     )
 }
 
@@ -328,6 +345,42 @@ fn comparison_flags_each_unsound_direction() {
     assert!(!disagree(
         &racy(&[pair], &[]),
         &explore(&[pair], false, true)
+    ));
+    // The schedule explorer: its races must be reported by check and
+    // shown by a complete exploration; check's provable races need not
+    // show in it (it is never complete).
+    let run_disagrees =
+        |c: &Check, e: &Explore, r: &Explore| matches!(compare_run(c, e, r), Outcome::Disagree(_));
+    let shown = explore(&[pair], false, false);
+    assert!(run_disagrees(
+        &Check::Drf,
+        &explore(&[pair], false, false),
+        &shown
+    ));
+    assert!(run_disagrees(
+        &racy(&[pair], &[]),
+        &explore(&[], false, true),
+        &shown
+    ));
+    assert!(run_disagrees(
+        &racy(&[], &[pair]),
+        &explore(&[], true, true),
+        &explore(&[], true, false)
+    ));
+    assert!(!run_disagrees(
+        &racy(&[pair], &[]),
+        &explore(&[pair], false, true),
+        &shown
+    ));
+    assert!(!run_disagrees(
+        &racy(&[pair], &[]),
+        &explore(&[pair], false, true),
+        &explore(&[], false, false)
+    ));
+    assert!(!run_disagrees(
+        &racy(&[], &[pair]),
+        &explore(&[], false, false),
+        &shown
     ));
 }
 

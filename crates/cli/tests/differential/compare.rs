@@ -97,6 +97,35 @@ pub fn compare(check: &Check, explore: &Explore) -> Outcome {
     finish(bad, || "agree".to_string())
 }
 
+/// The schedule explorer (`warpsafe run`) against the other two: every
+/// race or divergence it shows is real (it judges races by the
+/// happens-before of an interleaving it ran), so `check` must report it as
+/// it must report `explore`'s (the rules of [`compare`], for an incomplete
+/// exploration), and a complete exploration must show it too.
+pub fn compare_run(check: &Check, explore: &Explore, run: &Explore) -> Outcome {
+    let mut bad = Vec::new();
+    if let Outcome::Disagree(lines) = compare(check, run) {
+        bad.extend(lines.into_iter().map(|l| format!("run: {l}")));
+    }
+    if explore.complete {
+        let extra: Vec<&Pair> = run
+            .races
+            .iter()
+            .filter(|p| !explore.races.contains(p))
+            .collect();
+        if !extra.is_empty() {
+            bad.push(format!(
+                "run shows racy pairs the complete exploration never shows: {}",
+                pairs(extra.into_iter())
+            ));
+        }
+        if run.divergence && !explore.divergence {
+            bad.push("run shows divergence the complete exploration never shows".into());
+        }
+    }
+    finish(bad, || "agree".to_string())
+}
+
 /// `Disagree` when `bad` has lines, else `Agree` (or `Skipped` when the
 /// case had nothing comparable, per `skipped`'s reason unless "agree").
 fn finish(bad: Vec<String>, why: impl FnOnce() -> String) -> Outcome {

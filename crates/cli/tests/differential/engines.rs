@@ -117,6 +117,31 @@ pub fn command_lines(
     (check, explore)
 }
 
+/// The schedule explorer's command line: `explore`'s launch, parameters
+/// and arrays, every error (`--all`), at most `RUN_SCHEDULES` schedules.
+pub fn run_command_line(explore_args: &[String]) -> Vec<String> {
+    let mut run = vec![
+        "run".to_string(),
+        "--all".to_string(),
+        "--bounded-ok".to_string(),
+        "--max-schedules".to_string(),
+        RUN_SCHEDULES.to_string(),
+    ];
+    // Drop explore's own limits (`--max-executions N`, `--timeout S`).
+    let mut rest = explore_args[2..].iter();
+    while let Some(a) = rest.next() {
+        if a == "--max-executions" || a == "--timeout" {
+            rest.next();
+        } else {
+            run.push(a.clone());
+        }
+    }
+    run
+}
+
+/// Schedules `run` may take per case.
+pub const RUN_SCHEDULES: u64 = 50;
+
 /// How far `explore` may go on one case.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -187,7 +212,8 @@ pub fn check(bin: &Path, file: &Path, args: &[String]) -> Result<Check, String> 
     })
 }
 
-/// Runs `explore` on `file`, named `name` in its reports.
+/// Runs `explore` (or `run`, whose JSON errors have the same shape; it
+/// never claims to be complete) on `file`, named `name` in its reports.
 pub fn explore(bin: &Path, file: &Path, name: &str, args: &[String]) -> Result<Explore, String> {
     let v = run(bin, file, args)?;
     let k = &v["kernels"][0];
