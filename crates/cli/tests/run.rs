@@ -194,6 +194,19 @@ fn a_loop_that_never_ends_and_a_hang_are_unknown_or_errors_with_their_loop() {
 }
 
 #[test]
+fn zero_schedules_is_a_bad_flag() {
+    let o = run(&[
+        "tests/kernels/sched/tsp_best.cu",
+        "--gridDim=2",
+        "--blockDim=1",
+        "--max-schedules",
+        "0",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--max-schedules"));
+}
+
+#[test]
 fn a_launch_without_dimensions_is_unknown_with_what_to_pass() {
     let o = run(&["tests/kernels/constructs/index_global_id.cu"]);
     assert_eq!(o.status.code(), Some(2));

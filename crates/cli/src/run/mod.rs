@@ -44,8 +44,10 @@ pub struct RunArgs {
     /// the canonical schedule only).
     #[arg(long, value_name = "K", default_value_t = 2)]
     pub delays: usize,
-    /// Stop after this many schedules per kernel.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    /// Stop after this many schedules per kernel (at least 1: the
+    /// canonical schedule).
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_schedules: usize,
     /// Keep running schedules after an error and report each distinct
     /// error once (by default the search stops at the first schedule with
