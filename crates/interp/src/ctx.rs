@@ -149,6 +149,15 @@ impl ThreadCtx {
         }
     }
 
+    /// Thread `thread` of block `block`, both linear indices, x fastest
+    /// (the inverse of [`ThreadCtx::linear_block`] and
+    /// [`ThreadCtx::linear_tid`]): how explorers number a launch's threads.
+    pub fn at_linear(launch: Arc<Launch>, block: u64, thread: u64) -> ThreadCtx {
+        let block_idx = delinear(block, launch.grid_dim);
+        let thread_idx = delinear(thread, launch.block_dim);
+        ThreadCtx::new(launch, block_idx, thread_idx)
+    }
+
     /// The value of a builtin: indices and dimensions are `u32`,
     /// `warpSize` is `i32` (as the front end types them).
     pub fn builtin(&self, b: Builtin) -> Value {
@@ -207,6 +216,13 @@ fn linear(i: [u32; 3], d: [u32; 3]) -> u64 {
     x + u64::from(d[0]) * (y + u64::from(d[1]) * z)
 }
 
+/// The index of linear position `i` in dimensions `d` (the inverse of
+/// [`linear`]).
+fn delinear(i: u64, d: [u32; 3]) -> [u32; 3] {
+    let (x, y) = (u64::from(d[0]).max(1), u64::from(d[1]).max(1));
+    [(i % x) as u32, ((i / x) % y) as u32, (i / (x * y)) as u32]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,5 +242,17 @@ mod tests {
         assert_eq!(l.initial_value(ArrayId(1), 1), Some(Value::I32(-1)));
         assert_eq!(l.initial_value(ArrayId(1), 2), None);
         assert_eq!(l.initial_value(ArrayId(0), 0), None);
+    }
+
+    #[test]
+    fn linear_indices_round_trip() {
+        let launch = Arc::new(Launch::new([3, 2, 2], [4, 3, 2]));
+        for b in 0..launch.blocks() {
+            for t in 0..launch.threads_per_block() {
+                let ctx = ThreadCtx::at_linear(launch.clone(), b, t);
+                assert!(ctx.in_launch());
+                assert_eq!((ctx.linear_block(), ctx.linear_tid()), (b, t));
+            }
+        }
     }
 }

@@ -76,10 +76,6 @@ impl<'k> Grid<'k> {
                 limit: config.max_threads,
             });
         }
-        let delinear = |i: u64, d: [u32; 3]| {
-            let (x, y) = (u64::from(d[0]), u64::from(d[1]));
-            [(i % x) as u32, ((i / x) % y) as u32, (i / (x * y)) as u32]
-        };
         let thread_config = ThreadConfig {
             max_steps: config.max_steps,
             loop_bound: config.loop_bound,
@@ -100,11 +96,7 @@ impl<'k> Grid<'k> {
                     block: b as u32,
                     thread: t as u32,
                 };
-                let ctx = ThreadCtx::new(
-                    launch.clone(),
-                    delinear(b, launch.grid_dim),
-                    delinear(t, launch.block_dim),
-                );
+                let ctx = ThreadCtx::at_linear(launch.clone(), b, t);
                 // The first thread analyses the kernel; the others share it.
                 let thread = match threads.first() {
                     None => Thread::new(kernel, ctx, thread_config),
@@ -126,16 +118,7 @@ impl<'k> Grid<'k> {
 
     /// The location thread `t` touches: shared arrays are per block.
     pub fn loc(&self, t: usize, l: Location) -> Loc {
-        let shared = self
-            .kernel
-            .arrays
-            .get(l.array.0 as usize)
-            .is_some_and(|a| a.space == MemSpace::Shared);
-        Loc {
-            array: l.array,
-            index: l.index,
-            block: shared.then_some(self.ids[t].block),
-        }
+        location(self.kernel, self.ids[t].block, l)
     }
 
     /// The initial value of `loc`: the contents the launch gives the array
@@ -223,6 +206,20 @@ impl<'k> Grid<'k> {
         }
         exec.graph = graph;
         exec
+    }
+}
+
+/// The location a thread of block `block` touches at `l`: `__shared__`
+/// arrays are per block.
+pub fn location(kernel: &Kernel, block: u32, l: Location) -> Loc {
+    let shared = kernel
+        .arrays
+        .get(l.array.0 as usize)
+        .is_some_and(|a| a.space == MemSpace::Shared);
+    Loc {
+        array: l.array,
+        index: l.index,
+        block: shared.then_some(block),
     }
 }
 

@@ -52,7 +52,7 @@ pub use findings::{findings, BarrierArrival, ErrorKind, Finding, FindingKey};
 pub use graph::{
     BarrierGroup, BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource, ThreadId,
 };
-pub use grid::{initial_value, reinterpret};
+pub use grid::{initial_value, location, reinterpret};
 pub use observe::{Flow, Observer, Stats};
 pub use races::{races, Race, RaceAccess, RaceKind};
 pub use reference::{

@@ -97,11 +97,6 @@ pub struct Launched<'k> {
     config: RunConfig,
 }
 
-fn delinear(i: u64, d: [u32; 3]) -> [u32; 3] {
-    let (x, y) = (u64::from(d[0]), u64::from(d[1]));
-    [(i % x) as u32, ((i / x) % y) as u32, (i / (x * y)) as u32]
-}
-
 impl<'k> Launched<'k> {
     pub fn new(kernel: &'k Kernel, launch: &Launch, config: RunConfig) -> Result<Self, SchedError> {
         let threads = launch.threads();
@@ -350,11 +345,7 @@ impl<'a, 'k> Scheduler<'a, 'k> {
                 block: b as u32,
                 thread: t as u32,
             };
-            let ctx = ThreadCtx::new(
-                launch.clone(),
-                delinear(b, launch.grid_dim),
-                delinear(t, launch.block_dim),
-            );
+            let ctx = ThreadCtx::at_linear(launch.clone(), b, t);
             let thread = self
                 .l
                 .template

@@ -18,7 +18,7 @@ use warpsafe_interp::{
     apply_rmw, cas_result, cas_succeeds, Awaiting, Barrier, Event, EventKind, Fault, Launch,
     Location, StmtSite, Thread, Value,
 };
-use warpsafe_ir::{AccessKind, Kernel, MemOrder, MemSpace, ReduceOp, Scope, Span};
+use warpsafe_ir::{AccessKind, Kernel, MemOrder, ReduceOp, Scope, Span};
 use warpsafe_mc::{Loc, RaceKind, ThreadId};
 
 /// A thread of a running block.
@@ -268,18 +268,10 @@ impl<'k> Slot<'k> {
         Ok(Performed::Continue)
     }
 
-    /// The location of `loc` for this thread: `__shared__` slots are its
-    /// block's.
+    /// The location of `loc` for this thread (`__shared__` slots are its
+    /// block's).
     fn loc(&self, kernel: &Kernel, loc: Location) -> Loc {
-        let shared = kernel
-            .arrays
-            .get(loc.array.0 as usize)
-            .is_some_and(|a| a.space == MemSpace::Shared);
-        Loc {
-            array: loc.array,
-            index: loc.index,
-            block: shared.then_some(self.id.block),
-        }
+        warpsafe_mc::location(kernel, self.id.block, loc)
     }
 
     /// An RMW or a successful compare-and-swap writing `new`.
