@@ -180,6 +180,19 @@ pub struct Loaded {
     pub output: Output,
 }
 
+/// Prints `loaded`'s diagnostics on stderr; whether it has kernels and no
+/// error, so that an engine can run (otherwise the input is unusable).
+pub fn report_usable(loaded: &Loaded) -> bool {
+    let out = &loaded.output;
+    if !out.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            warpsafe_report::render_diagnostics(&loaded.sources, &out.diagnostics)
+        );
+    }
+    !out.has_errors() && !out.module.kernels.is_empty()
+}
+
 /// Reads `path` and runs the front end with `flags`; dimensions from flags
 /// override those of launches found in the file.
 pub fn load(path: &Path, flags: &KernelFlags) -> Result<Loaded> {

@@ -175,14 +175,7 @@ pub fn run(args: &ExploreArgs, inputs: &Inputs) -> Result<u8> {
 /// The main file's id when the front end lowered a kernel without errors
 /// (diagnostics are printed).
 fn usable(loaded: &Loaded, path: &Path) -> Option<FileId> {
-    let out = &loaded.output;
-    if !out.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            warpsafe_report::render_diagnostics(&loaded.sources, &out.diagnostics)
-        );
-    }
-    if out.has_errors() || out.module.kernels.is_empty() {
+    if !crate::input::report_usable(loaded) {
         return None;
     }
     loaded.sources.find(&path.display().to_string())

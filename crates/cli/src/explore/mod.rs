@@ -30,11 +30,11 @@ mod outcomes;
 pub(crate) mod peak_memory;
 mod progress;
 mod replay;
-mod result;
+pub(crate) mod result;
 mod text;
 
 use crate::exit;
-use crate::input::{load, InputArgs};
+use crate::input::{load, report_usable, InputArgs};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use collect::{Collector, Mode};
@@ -209,7 +209,7 @@ impl Explorer {
 pub const MAX_TIMEOUT_SECS: f64 = 1e9;
 
 /// `--timeout`: a number of seconds in `0..=MAX_TIMEOUT_SECS`.
-fn seconds(text: &str) -> Result<f64, String> {
+pub(crate) fn seconds(text: &str) -> Result<f64, String> {
     let t: f64 = text
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
@@ -226,16 +226,10 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
         return crate::repair::run(&args, &inputs);
     }
     let loaded = load(&args.file, &inputs.flags(&args.input))?;
-    let out = &loaded.output;
-    if !out.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            warpsafe_report::render_diagnostics(&loaded.sources, &out.diagnostics)
-        );
-    }
-    if out.has_errors() || out.module.kernels.is_empty() {
+    if !report_usable(&loaded) {
         return Ok(exit::UNUSABLE);
     }
+    let out = &loaded.output;
     inputs
         .validate(&out.module.kernels)
         .map_err(|e| input_error(&args, e))?;

@@ -23,7 +23,7 @@ mod text;
 
 use crate::exit;
 use crate::explore::inputs::{self, Inputs};
-use crate::input::{load, InputArgs};
+use crate::input::{load, report_usable, InputArgs};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use result::{KernelRun, Verdict};
@@ -71,8 +71,10 @@ pub struct RunArgs {
     pub replay: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Stop a kernel's search after this many seconds (0: no limit).
-    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
+    /// Stop a kernel's search after this many seconds (0: no limit; at
+    /// most 1e9).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0,
+          value_parser = crate::explore::seconds)]
     pub timeout: f64,
     /// Interpreter steps per thread before a run is cut (a loop that
     /// never ends).
@@ -93,24 +95,12 @@ pub enum Format {
 pub const ENGINE: &str = "schedule explorer: the canonical schedule (block by block, thread by thread to each barrier) and, where atomics conflict, schedules with delays, under sequential consistency (seed 003)";
 
 pub fn run(args: RunArgs) -> Result<u8> {
-    if !(0.0..=crate::explore::MAX_TIMEOUT_SECS).contains(&args.timeout) {
-        anyhow::bail!(
-            "--timeout {} is not a number of seconds in range",
-            args.timeout
-        );
-    }
     let inputs = args.values.gather()?;
     let loaded = load(&args.file, &inputs.flags(&args.input))?;
-    let out = &loaded.output;
-    if !out.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            warpsafe_report::render_diagnostics(&loaded.sources, &out.diagnostics)
-        );
-    }
-    if out.has_errors() || out.module.kernels.is_empty() {
+    if !report_usable(&loaded) {
         return Ok(exit::UNUSABLE);
     }
+    let out = &loaded.output;
     inputs.validate(&out.module.kernels)?;
     let text = args.format == Format::Text;
     if text {

@@ -8,6 +8,7 @@
 
 use super::result::{KernelRun, Verdict};
 use super::RunArgs;
+use crate::explore::result::count;
 use std::fmt::Write;
 use warpsafe_mc::witness::Names;
 use warpsafe_mc::{RaceKind, ThreadId};
@@ -16,14 +17,6 @@ use warpsafe_source::SourceMap;
 
 /// Errors listed per kernel.
 const MAX_ERRORS_LISTED: usize = 10;
-
-fn count(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
 
 pub fn kernel(r: &KernelRun<'_>, sources: &SourceMap, args: &RunArgs) -> String {
     let names = Names::new(r.kernel, sources);
