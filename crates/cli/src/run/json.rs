@@ -121,12 +121,7 @@ pub fn run(args: &RunArgs, results: &[KernelRun<'_>], sources: &SourceMap) -> St
         .iter()
         .map(|r| {
             let names = Names::new(r.kernel, sources);
-            let tpb = r
-                .block
-                .iter()
-                .map(|d| u64::from(*d))
-                .product::<u64>()
-                .max(1);
+            let tpb = r.threads_per_block();
             let errors = r
                 .errors
                 .iter()
@@ -167,8 +162,8 @@ pub fn run(args: &RunArgs, results: &[KernelRun<'_>], sources: &SourceMap) -> St
                     Verdict::Unknown(why) => Some(why.clone()),
                     _ => None,
                 },
-                grid: r.grid,
-                block: r.block,
+                grid: r.launch.grid_dim,
+                block: r.launch.block_dim,
                 notes: &r.notes,
                 errors,
                 final_difference,

@@ -51,8 +51,6 @@ pub struct Shown {
 pub struct KernelRun<'k> {
     pub kernel: &'k Kernel,
     pub launch: Launch,
-    pub grid: [u32; 3],
-    pub block: [u32; 3],
     pub delay_bound: usize,
     pub verdict: Verdict,
     pub errors: Vec<Shown>,
@@ -92,8 +90,6 @@ impl<'k> KernelRun<'k> {
         KernelRun {
             kernel,
             launch: launch.clone(),
-            grid: launch.grid_dim,
-            block: launch.block_dim,
             delay_bound,
             verdict: Verdict::NoErrorFound,
             errors: Vec::new(),
@@ -126,7 +122,12 @@ impl<'k> KernelRun<'k> {
     /// Whether the kernel ran (an unknown result from the start has no
     /// launch to show).
     pub fn ran(&self) -> bool {
-        self.grid != [0; 3]
+        self.launch.grid_dim != [0; 3]
+    }
+
+    /// Threads per block (at least 1), to name a delay point's thread.
+    pub fn threads_per_block(&self) -> u64 {
+        self.launch.threads_per_block().max(1)
     }
 
     /// Adds one schedule's run, whose replay token is `token`.

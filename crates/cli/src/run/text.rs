@@ -42,33 +42,23 @@ pub fn kernel(r: &KernelRun<'_>, sources: &SourceMap, args: &RunArgs) -> String 
         Verdict::Unknown(reason) => writeln!(o, "kernel {name}: UNKNOWN ({reason})"),
     };
     if r.ran() {
-        let threads: u64 = r
-            .grid
-            .iter()
-            .chain(&r.block)
-            .map(|d| u64::from(*d))
-            .product();
+        let (g, b) = (r.launch.grid_dim, r.launch.block_dim);
         let _ = writeln!(
             o,
             "  launch: grid ({},{},{}), block ({},{},{}): {}",
-            r.grid[0],
-            r.grid[1],
-            r.grid[2],
-            r.block[0],
-            r.block[1],
-            r.block[2],
-            count(threads as usize, "thread")
+            g[0],
+            g[1],
+            g[2],
+            b[0],
+            b[1],
+            b[2],
+            count(r.launch.threads() as usize, "thread")
         );
     }
     for note in &r.notes {
         let _ = writeln!(o, "  note: {note}");
     }
-    let tpb = r
-        .block
-        .iter()
-        .map(|d| u64::from(*d))
-        .product::<u64>()
-        .max(1);
+    let tpb = r.threads_per_block();
     let listed = if args.all {
         r.errors.len()
     } else {
