@@ -408,6 +408,11 @@ impl<'a, 'k> Scheduler<'a, 'k> {
         let block_epoch = block.epoch;
         let slot = &mut block.slots[i];
         slot.delayed = false;
+        // Running clears an earlier yield: a thread that yielded, ran on
+        // once memory changed and then waits at a warp or tile barrier
+        // must not look stalled when released (a delayed thread whose
+        // atomics changed nothing was reported as a hang).
+        slot.yielded_at = None;
         loop {
             let ev = match std::mem::replace(&mut slot.state, SlotState::Running) {
                 SlotState::Pending(ev) => ev,

@@ -171,6 +171,25 @@ __global__ void k(int *flag) {
     assert_eq!(kinds(&canonical(src, 2, 1)), [ErrorKind::Hang]);
 }
 
+/// A delayed thread whose atomics change nothing runs on, then waits at a
+/// tile barrier: once released it is not a spinning thread, and no
+/// schedule hangs (the stale mark of its delay made one hang).
+#[test]
+fn a_thread_released_from_a_tile_barrier_after_a_delay_does_not_hang() {
+    let src = r#"
+#include <cooperative_groups.h>
+__global__ void k(int *g) {
+    atomicAdd(&g[threadIdx.x % 4u], 0);
+    atomicAdd(&g[3], 0);
+    cooperative_groups::tiled_partition<2>(cooperative_groups::this_thread_block()).sync();
+}"#;
+    let runs = all_runs(src, 1, 3, 2);
+    assert!(runs.len() > 1, "delays were tried: {}", runs.len());
+    for run in &runs {
+        assert_eq!(kinds(run), [], "{:?}", run.findings);
+    }
+}
+
 /// Seed 003 Fig. 3: the N-body tree insertion, with the planted re-read of
 /// `tree[target]` between the check and the CAS.
 const NBODY: &str = r#"
