@@ -451,13 +451,19 @@ fn unread_dimensions_are_assumed_1_unless_all_dims() {
         "{stdout}"
     );
     assert_eq!(code, Some(0), "{stdout}");
+    // The race needs `blockDim.y > 1`: for every launch it is not, so it
+    // is only possible (exit 2), with a launch free of it named.
     let (code, stdout) = common::run_on("check", "all_dims.cu", text, &["--all-dims"]);
     assert!(stdout.contains("kernel k: RACY"), "{stdout}");
     assert!(
         stdout.contains("launch: blockDim=(any,any,any)"),
         "{stdout}"
     );
-    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("[possible: only for some launches or arguments: with blockDim.x="),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
 }
 
 /// A launch whose block is constant and whose grid is not fixes the block
@@ -580,23 +586,40 @@ fn launch_relations_from_host_code_are_assumed_and_stated() {
     );
     assert!(stdout.contains("kernel halves: RACY"), "{stdout}");
     assert!(!stdout.contains("assuming"), "{stdout}");
-    assert_eq!(code, Some(1), "{stdout}");
-    for racy in [
-        "launch_relation_helper_racy.cu",
-        "launch_relation_changed.cu",
-    ] {
-        let (code, stdout) = check_file(&format!("{dir}/{racy}"), &[]);
-        assert!(stdout.contains("kernel halves: RACY"), "{racy}: {stdout}");
-        assert!(stdout.contains("[provable]"), "{racy}: {stdout}");
-        assert_eq!(code, Some(1), "{racy}: {stdout}");
-    }
-    let (_, stdout) = check_file(&format!("{dir}/launch_relation_changed.cu"), &[]);
+    // With the grid given by hand, `n` is no longer tied to it: the race
+    // needs `0 < n` below the threads of a block, so it is only possible.
+    assert!(
+        stdout.contains("[possible: only for some launches"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+    // The rounded-up grid races when `n` is not a multiple of 256: for
+    // the launches where it is, nothing collides, so the race is only
+    // possible, with such an `n` named.
+    let racy = "launch_relation_helper_racy.cu";
+    let (code, stdout) = check_file(&format!("{dir}/{racy}"), &[]);
+    assert!(stdout.contains("kernel halves: RACY"), "{racy}: {stdout}");
+    assert!(
+        stdout.contains("[possible: only for some launches or arguments: with n="),
+        "{racy}: {stdout}"
+    );
+    assert_eq!(code, Some(2), "{racy}: {stdout}");
+    // Without the relation, `n` may be any value, and with `n` at least
+    // the number of threads nothing collides: the race is only possible.
+    let (code, stdout) = check_file(&format!("{dir}/launch_relation_changed.cu"), &[]);
+    assert!(stdout.contains("kernel halves: RACY"), "{stdout}");
     assert!(!stdout.contains("assuming"), "{stdout}");
+    assert!(
+        stdout.contains("[possible: only for some launches or arguments: with n="),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
 }
 
 /// The image kernel without a bounds check is race-free for the launch its
 /// host code makes (`width / 16` blocks of 16), assuming the width is not
-/// negative, which the report states; rounding the grid up races.
+/// negative, which the report states; rounding the grid up races for
+/// widths that are not a multiple of 16.
 #[test]
 fn an_image_kernel_launched_with_exact_rows_is_race_free() {
     let dir = "tests/kernels/constructs";
@@ -607,10 +630,15 @@ fn an_image_kernel_launched_with_exact_rows_is_race_free() {
         "{stdout}"
     );
     assert_eq!(code, Some(0), "{stdout}");
+    // Racy for widths that are not a multiple of 16 only: possible, with
+    // a clean width named.
     let (code, stdout) = check_file(&format!("{dir}/launch_relation_image_racy.cu"), &[]);
     assert!(stdout.contains("kernel brighten: RACY"), "{stdout}");
-    assert!(stdout.contains("[provable]"), "{stdout}");
-    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("[possible: only for some launches or arguments: with width="),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
 }
 
 /// A race that needs unsigned index arithmetic to wrap around 2^32 (rows of
@@ -709,8 +737,13 @@ fn conditions_on_the_way_to_a_launch_are_assumed() {
     assert!(stdout.contains("kernel bucket: RACY"), "{stdout}");
     assert!(stdout.contains("assuming k != 0u"), "{stdout}");
     assert!(stdout.contains("blockDim=(256,1,1)"), "{stdout}");
-    assert!(stdout.contains("[provable]"), "{stdout}");
-    assert_eq!(code, Some(1), "{stdout}");
+    // Threads share an element only when k > 1: for k == 1, which the
+    // host may pass, nothing collides, so the race is only possible.
+    assert!(
+        stdout.contains("[possible: only for some launches or arguments: with k=1 "),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
 }
 
 /// A tiled loop `for (int a = first; a <= last; a += 256)` with barriers
@@ -733,13 +766,11 @@ fn a_signed_inclusive_tiled_loop_with_barriers_aligns() {
 /// relation: `cudaOccupancyMaxPotentialBlockSize(&blocks, &threads, k)`
 /// sets `int blocks = 0, threads = 0;` (read as a zero-size launch before),
 /// and a parameter's default value is not its value (`run(d, n, 64)`).
-/// Both kernels race once the grid has two blocks.
+/// The kernel races whenever the grid has two blocks.
 #[test]
 fn host_values_written_before_the_launch_or_defaulted_are_not_assumed() {
     let kernel = "__global__ void k(int *a, int n) {\n\
-                  \x20 int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
-                  \x20 a[i] = 0;\n\
-                  \x20 a[i + n] = 1;\n\
+                  \x20 if (threadIdx.x == 0) a[n] = blockIdx.x;\n\
                   }\n";
     let occupancy = format!(
         "{kernel}void run(int *d, int n) {{\n\
@@ -940,4 +971,63 @@ fn shared_memory_templates_host_templates_and_shuffles_lower() {
     );
     assert!(!stdout.contains("[provable]"), "{stdout}");
     assert_eq!(got, Some(2), "{stdout}");
+}
+
+/// A race is *provable* only when it happens for every value of the
+/// parameters and launch dimensions that nothing in the program
+/// constrains: rows of `pitch` elements collide only when `pitch <
+/// width`, so that race is *possible* (exit 2) and the report names
+/// values without one; a race on `a[n]` between blocks happens for every
+/// `n` and grid of two blocks or more, so it stays provable (exit 1).
+/// Launch relations from host code narrow the values asked about.
+#[test]
+fn a_race_that_needs_some_arguments_is_only_possible() {
+    let rows = "__global__ void rows(float *out, int width, int pitch) {\n\
+                \x20 int x = threadIdx.x;\n\
+                \x20 int y = blockIdx.x;\n\
+                \x20 if (x < width) out[y * pitch + x] = 1.0f;\n\
+                }\n";
+    let (code, stdout) = common::run_on("check", "rows.cu", rows, &[]);
+    assert!(stdout.contains("kernel rows: RACY"), "{stdout}");
+    assert!(
+        stdout.contains("[possible: only for some launches or arguments: with width="),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(2), "{stdout}");
+
+    let every = "__global__ void every(int *a, int n) {\n\
+                 \x20 if (threadIdx.x == 0) a[n] = blockIdx.x;\n\
+                 }\n";
+    let (code, stdout) = common::run_on("check", "every.cu", every, &[]);
+    assert!(stdout.contains("kernel every: RACY"), "{stdout}");
+    assert!(stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+
+    // A kernel that never reads blockIdx or gridDim is written for one
+    // block: with no launch in the file, its race between blocks needs a
+    // grid the program most likely never launches.
+    let single = "__global__ void single(int *a) { a[threadIdx.x] = 1; }\n";
+    let (code, stdout) = common::run_on("check", "single.cu", single, &[]);
+    assert!(stdout.contains("kernel single: RACY"), "{stdout}");
+    assert!(
+        stdout.contains("[possible: only when the grid has more than one block"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+    let (code, stdout) = common::run_on("check", "single4.cu", single, &["--grid-dim", "4"]);
+    assert!(stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+
+    // The host passes `pitch = 0` (a bug): every launch it can make
+    // collides rows, so the race is provable again.
+    let launched = format!(
+        "{rows}void run(float *d, int w, int h) {{\n\
+         \x20 rows<<<h, w>>>(d, w, 0);\n\
+         }}\n"
+    );
+    let (code, stdout) = common::run_on("check", "rows_launched.cu", &launched, &[]);
+    assert!(stdout.contains("kernel rows: RACY"), "{stdout}");
+    assert!(stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
 }

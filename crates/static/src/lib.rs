@@ -40,6 +40,7 @@ mod rows;
 mod shape;
 mod stride;
 pub mod sym;
+mod universal;
 mod validate;
 mod verdict;
 

@@ -34,6 +34,11 @@
 //!   and well-formedness queries, and a race found without it is refined
 //!   with it within [`REFINE_TIMEOUT`] (`unsat`: no race; `sat`: the race
 //!   with the refined witness; gave up: the race, *possible*).
+//! - **Certainty.** A race is *possible* when something about it is not
+//!   known exactly (memory contents, an approximated loop, an assumed
+//!   phase, a needed wrap-around); a race that is otherwise *provable* is
+//!   asked once more, once the session is over, whether it happens for
+//!   every value of the parameters and open dimensions (`universal`).
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -48,11 +53,14 @@ use crate::infer::infer;
 use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
 use crate::stride::{self, Constants};
 use crate::sym::{Sym, UnknownReason};
+use crate::universal::{Across, Prelude, Question, Universal};
 use crate::verdict::{
     Certainty, Divergence, DivergenceWitness, KernelReport, LoopValue, Race, RaceAccess, RaceScope,
     ThreadId, Verdict, Witness,
 };
-use warpsafe_ir::{ArrayOrigin, BinOp, Kernel, LoopId, MemSpace, ScalarTy, Scope, Span, VarKind};
+use warpsafe_ir::{
+    ArrayOrigin, BinOp, Builtin, Kernel, LoopId, MemSpace, ScalarTy, Scope, Span, VarKind,
+};
 use warpsafe_smt::{
     term, CheckResult, SmtError, Solver, SolverConfig, SolverKind, Sort, Term, Transcript,
 };
@@ -395,6 +403,29 @@ fn run_passes(
     all
 }
 
+/// Why a race between blocks is only possible in a kernel that never
+/// reads `blockIdx` or `gridDim` and whose grid is not known: every block
+/// does the same work, so the kernel is written for a grid of one block,
+/// and the race needs a launch the program most likely never makes (a
+/// kernel launched from another file, or through the driver API).
+pub const ONE_BLOCK_KERNEL: &str = "only when the grid has more than one block: the kernel \
+never reads blockIdx or gridDim (every block would do the same work), and no launch in the \
+file gives its grid";
+
+/// [`ONE_BLOCK_KERNEL`] when it applies to `kernel`.
+fn one_block_kernel(kernel: &Kernel) -> Option<&'static str> {
+    let grid_open = (0..3).any(|d| kernel.launch.grid_dim(d).is_none());
+    let reads_grid =
+        kernel.reads_builtin(&|b| matches!(b, Builtin::BlockIdx(_) | Builtin::GridDim(_)));
+    (grid_open && !reads_grid).then_some(ONE_BLOCK_KERNEL)
+}
+
+/// Every loop around a site, synchronized or not: between blocks, where
+/// barriers order nothing, each is the thread's own.
+fn all<'p>(s: &Site<'p>) -> Vec<&'p ForLoop> {
+    s.sync_loops.iter().chain(&s.loops).copied().collect()
+}
+
 /// Whether two races are between the same two accesses.
 fn same_race(a: &Race, b: &Race) -> bool {
     let key = |r: &Race| {
@@ -566,6 +597,7 @@ fn unsupported(kernel: &Kernel) -> Option<Verdict> {
 /// a premise, so it is valid in every model and changes no answer.
 fn global_index_lemmas(
     solver: &mut Solver,
+    prelude: &mut Prelude,
     launch: &warpsafe_ir::LaunchConfig,
     assumptions: Assumptions,
     block_dim: &[Term; 3],
@@ -575,13 +607,11 @@ fn global_index_lemmas(
     let wide = |t: &Term| term::zero_extend(32, t.clone());
     for d in 0..3 {
         for t in threads {
-            solver.assert(&term::eq(
-                t.global_idx[d].clone(),
-                term::bvadd(
-                    term::bvmul(t.block_idx[d].clone(), block_dim[d].clone()),
-                    t.thread_idx[d].clone(),
-                ),
-            ))?;
+            let sum = term::bvadd(
+                term::bvmul(t.block_idx[d].clone(), block_dim[d].clone()),
+                t.thread_idx[d].clone(),
+            );
+            prelude.assert_global_index(solver, term::eq(t.global_idx[d].clone(), sum), d)?;
         }
         // The largest each dimension can be (a concrete one is taken as
         // given, even beyond CUDA's limits).
@@ -597,14 +627,15 @@ fn global_index_lemmas(
             // Each global index is below the threads along the dimension,
             // a constant and `gridDim * blockDim` (the grid stride).
             for t in threads {
-                solver.assert(&term::bvult(
-                    wide(&t.global_idx[d]),
-                    term::bv(u128::from(threads_along), 64),
-                ))?;
-                solver.assert(&term::bvult(
-                    wide(&t.global_idx[d]),
-                    threads_in_grid.clone(),
-                ))?;
+                let [below_bound, below_grid] = [
+                    term::bvult(
+                        wide(&t.global_idx[d]),
+                        term::bv(u128::from(threads_along), 64),
+                    ),
+                    term::bvult(wide(&t.global_idx[d]), threads_in_grid.clone()),
+                ];
+                prelude.assert_global_index(solver, below_bound, d)?;
+                prelude.assert_global_index(solver, below_grid, d)?;
             }
         }
         let premise = if bounded {
@@ -616,7 +647,7 @@ fn global_index_lemmas(
             )
         };
         let [t1, t2] = threads;
-        solver.assert(&term::implies(
+        let injective = term::implies(
             term::and([
                 premise,
                 term::eq(t1.global_idx[d].clone(), t2.global_idx[d].clone()),
@@ -625,7 +656,8 @@ fn global_index_lemmas(
                 term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone()),
                 term::eq(t1.thread_idx[d].clone(), t2.thread_idx[d].clone()),
             ]),
-        ))?;
+        );
+        prelude.assert_global_index(solver, injective, d)?;
     }
     Ok(())
 }
@@ -915,6 +947,8 @@ pub(crate) struct Globals {
     pub(crate) threads: [ThreadVars; 2],
     /// Scalar parameters: name, type, constant.
     pub(crate) params: Vec<(String, ScalarTy, Term)>,
+    /// What the session was sent to set these up (see `universal`).
+    pub(crate) prelude: Prelude,
 }
 
 /// One side of a query, encoded.
@@ -1076,7 +1110,7 @@ fn check_within(
 }
 
 /// The `set-option` of a per-`check-sat` timeout (`None`: none).
-fn timeout_option(kind: SolverKind, t: Option<Duration>) -> Term {
+pub(crate) fn timeout_option(kind: SolverKind, t: Option<Duration>) -> Term {
     let option = match kind {
         SolverKind::Z3 => ":timeout",
         SolverKind::Cvc5 => ":tlimit-per",
@@ -1293,7 +1327,7 @@ impl Check<'_> {
 
 /// A model value as an integer of type `ty` (signed types read two's
 /// complement; booleans are 0 or 1; anything else 0).
-fn typed_value(v: &warpsafe_smt::Value, ty: ScalarTy) -> i128 {
+pub(crate) fn typed_value(v: &warpsafe_smt::Value, ty: ScalarTy) -> i128 {
     match v {
         warpsafe_smt::Value::BitVec { .. } if ty.is_signed() => v.as_signed().unwrap_or(0),
         warpsafe_smt::Value::BitVec { value, .. } => *value as i128,
@@ -1489,7 +1523,7 @@ impl<'k> Check<'k> {
         // Racy pairs of locations per array, and each race with its pair's
         // place in the report.
         let mut racy = batch::Blocked::new();
-        let mut found: Vec<(PairOrder, Race)> = Vec::new();
+        let mut found: Vec<(PairOrder, (Race, Option<Question>))> = Vec::new();
         let mut done: HashSet<PairOrder> = HashSet::new();
         for group in batch::groups(self.kernel, &aligned) {
             if inside && group.scope == RaceScope::CrossBlock {
@@ -1570,12 +1604,55 @@ impl<'k> Check<'k> {
             self.stopped_early |= found.len() > m;
             found.truncate(m);
         }
-        self.races.extend(found.into_iter().map(|(_, r)| r));
+        let races = found.into_iter().map(|(_, r)| r).collect();
+        let races = self.for_every_launch(races);
+        self.races.extend(races);
         Ok(None)
     }
 
+    /// Keeps *provable* only the races that happen for every launch and
+    /// argument (see `universal`), once the session is over.
+    fn for_every_launch(&mut self, races: Vec<(Race, Option<Question>)>) -> Vec<Race> {
+        if races.iter().all(|(_, q)| q.is_none()) {
+            return races.into_iter().map(|(r, _)| r).collect();
+        }
+        let Session {
+            solver, globals, ..
+        } = self
+            .session
+            .take()
+            .expect("invariant: a race was found in the session");
+        // Released before the second solver starts (one capped process
+        // per thread).
+        drop(solver);
+        let mut universal = Universal::new(
+            &self.config,
+            &globals.prelude,
+            &globals.params,
+            &self.kernel.launch,
+            [&globals.shared.block_dim, &globals.shared.grid_dim],
+        );
+        let mut out = Vec::new();
+        for (mut race, question) in races {
+            if let Some(q) = question {
+                let answer = universal.ask(&q);
+                if let Some(reason) = answer.reason() {
+                    race.certainty = Certainty::Possible {
+                        reasons: vec![reason],
+                    };
+                }
+            }
+            out.push(race);
+        }
+        out
+    }
+
     /// The pairwise query of one candidate pair.
-    fn pair_query(&mut self, sites: &[Site<'_>], pair: &Pair) -> Result<Option<Race>, Fatal> {
+    fn pair_query(
+        &mut self,
+        sites: &[Site<'_>],
+        pair: &Pair,
+    ) -> Result<Option<(Race, Option<Question>)>, Fatal> {
         let (i, j) = pair.sites();
         match pair {
             Pair::SameBlock {
@@ -1622,25 +1699,27 @@ impl<'k> Check<'k> {
         kp: &KernelProtocol,
     ) -> Result<Globals, Fatal> {
         let u32s = Sort::BitVec(32);
-        let dims = |solver: &mut Solver, name: &str| -> Result<[Term; 3], SmtError> {
-            Ok([
-                solver.declare_const(&format!("{name}_x"), &u32s)?,
-                solver.declare_const(&format!("{name}_y"), &u32s)?,
-                solver.declare_const(&format!("{name}_z"), &u32s)?,
-            ])
-        };
-        let block_dim = dims(solver, "blockDim")?;
-        let grid_dim = dims(solver, "gridDim")?;
+        let mut prelude = Prelude::default();
+        let mut dims =
+            |solver: &mut Solver, name: &str, thread: bool| -> Result<[Term; 3], SmtError> {
+                Ok([
+                    prelude.declare(solver, &format!("{name}_x"), &u32s, thread)?,
+                    prelude.declare(solver, &format!("{name}_y"), &u32s, thread)?,
+                    prelude.declare(solver, &format!("{name}_z"), &u32s, thread)?,
+                ])
+            };
+        let block_dim = dims(solver, "blockDim", false)?;
+        let grid_dim = dims(solver, "gridDim", false)?;
         let threads = [
             ThreadVars {
-                thread_idx: dims(solver, "t1_threadIdx")?,
-                block_idx: dims(solver, "t1_blockIdx")?,
-                global_idx: dims(solver, "t1_globalIdx")?,
+                thread_idx: dims(solver, "t1_threadIdx", true)?,
+                block_idx: dims(solver, "t1_blockIdx", true)?,
+                global_idx: dims(solver, "t1_globalIdx", true)?,
             },
             ThreadVars {
-                thread_idx: dims(solver, "t2_threadIdx")?,
-                block_idx: dims(solver, "t2_blockIdx")?,
-                global_idx: dims(solver, "t2_globalIdx")?,
+                thread_idx: dims(solver, "t2_threadIdx", true)?,
+                block_idx: dims(solver, "t2_blockIdx", true)?,
+                global_idx: dims(solver, "t2_globalIdx", true)?,
             },
         ];
         let mut params = Vec::new();
@@ -1649,7 +1728,7 @@ impl<'k> Check<'k> {
             if v.kind != VarKind::Param || v.ty.is_float() {
                 continue;
             }
-            let c = solver.declare_const(&format!("param{}", v.id.0), &sort_of(v.ty)?)?;
+            let c = prelude.declare(solver, &format!("param{}", v.id.0), &sort_of(v.ty)?, false)?;
             if let Some((_, value)) = self.param_values.iter().find(|(n, _)| *n == v.name) {
                 let bits = v.ty.bits();
                 let mask = if bits >= 128 {
@@ -1662,7 +1741,7 @@ impl<'k> Check<'k> {
                 } else {
                     term::bv((*value as u128) & mask, bits)
                 };
-                solver.assert(&term::eq(c.clone(), value))?;
+                prelude.assert(solver, term::eq(c.clone(), value), false)?;
             }
             param_map.insert(v.id, c.clone());
             params.push((v.name.clone(), v.ty, c));
@@ -1674,21 +1753,33 @@ impl<'k> Check<'k> {
         // (such a launch fails on a GPU; a note says so); symbolic ones
         // range over what CUDA allows.
         for d in 0..3 {
-            solver.assert(&term::bvuge(block_dim[d].clone(), u(1)))?;
-            solver.assert(&term::bvuge(grid_dim[d].clone(), u(1)))?;
+            prelude.assert(solver, term::bvuge(block_dim[d].clone(), u(1)), false)?;
+            prelude.assert(solver, term::bvuge(grid_dim[d].clone(), u(1)), false)?;
             // A full triple, or a part of one (a dimension the kernel never
             // reads, assumed 1).
             match launch.block_dim(d) {
-                Some(b) => solver.assert(&term::eq(block_dim[d].clone(), u(b)))?,
-                None => solver.assert(&term::bvule(block_dim[d].clone(), u(BLOCK_LIMITS[d])))?,
+                Some(b) => prelude.assert(solver, term::eq(block_dim[d].clone(), u(b)), false)?,
+                None => prelude.assert(
+                    solver,
+                    term::bvule(block_dim[d].clone(), u(BLOCK_LIMITS[d])),
+                    false,
+                )?,
             }
             match launch.grid_dim(d) {
-                Some(g) => solver.assert(&term::eq(grid_dim[d].clone(), u(g)))?,
-                None => solver.assert(&term::bvule(grid_dim[d].clone(), u(GRID_LIMITS[d])))?,
+                Some(g) => prelude.assert(solver, term::eq(grid_dim[d].clone(), u(g)), false)?,
+                None => prelude.assert(
+                    solver,
+                    term::bvule(grid_dim[d].clone(), u(GRID_LIMITS[d])),
+                    false,
+                )?,
             }
             for t in &threads {
-                solver.assert(&term::bvult(t.thread_idx[d].clone(), block_dim[d].clone()))?;
-                solver.assert(&term::bvult(t.block_idx[d].clone(), grid_dim[d].clone()))?;
+                let [id, block] = [
+                    term::bvult(t.thread_idx[d].clone(), block_dim[d].clone()),
+                    term::bvult(t.block_idx[d].clone(), grid_dim[d].clone()),
+                ];
+                prelude.assert(solver, id, true)?;
+                prelude.assert(solver, block, true)?;
             }
         }
         let wide = |t: &Term| term::zero_extend(32, t.clone());
@@ -1697,13 +1788,18 @@ impl<'k> Check<'k> {
             wide(&block_dim[2]),
         );
         if launch.block.is_none() {
-            solver.assert(&term::bvule(
-                threads_per_block,
-                term::bv(u128::from(max_threads_per_block(launch)), 64),
-            ))?;
+            prelude.assert(
+                solver,
+                term::bvule(
+                    threads_per_block,
+                    term::bv(u128::from(max_threads_per_block(launch)), 64),
+                ),
+                false,
+            )?;
         }
         global_index_lemmas(
             solver,
+            &mut prelude,
             launch,
             self.assumptions,
             &block_dim,
@@ -1711,12 +1807,17 @@ impl<'k> Check<'k> {
             &threads,
         )?;
         if bounds_threads_along_x(launch, self.assumptions.huge_grids) {
-            solver.assert(&term::bvule(
-                term::bvmul(wide(&grid_dim[0]), wide(&block_dim[0])),
-                term::bv(u128::from(MAX_THREADS_ALONG_X), 64),
-            ))?;
+            prelude.assert(
+                solver,
+                term::bvule(
+                    term::bvmul(wide(&grid_dim[0]), wide(&block_dim[0])),
+                    term::bv(u128::from(MAX_THREADS_ALONG_X), 64),
+                ),
+                false,
+            )?;
         }
-        let globals = Globals {
+        let mut globals = Globals {
+            prelude,
             constants: Constants::new(self.kernel, self.param_values, &kp.preconditions),
             shared: Shared {
                 block_dim,
@@ -1763,9 +1864,9 @@ impl<'k> Check<'k> {
             }
             for (decls, cond) in encoded {
                 for (name, sort) in &decls {
-                    solver.declare_const(name, sort)?;
+                    globals.prelude.declare(solver, name, sort, true)?;
                 }
-                solver.assert(&cond)?;
+                globals.prelude.assert(solver, cond, true)?;
             }
         }
         if dropped > 0 {
@@ -1956,7 +2057,7 @@ impl<'k> Check<'k> {
         assumed: bool,
         i: usize,
         j: usize,
-    ) -> Result<Option<Race>, Fatal> {
+    ) -> Result<Option<(Race, Option<Question>)>, Fatal> {
         self.session()?;
         let mut s = self.session.take().expect("invariant: started");
         let r = self.query_in(&mut s, sites, same, assumed, i, j);
@@ -1972,7 +2073,7 @@ impl<'k> Check<'k> {
         assumed: bool,
         i: usize,
         j: usize,
-    ) -> Result<Option<Race>, Fatal> {
+    ) -> Result<Option<(Race, Option<Question>)>, Fatal> {
         let n = self.queries;
         self.queries += 1;
         let kernel = self.kernel;
@@ -2025,9 +2126,6 @@ impl<'k> Check<'k> {
             None => {
                 // Barriers do not order blocks: every loop variable is the
                 // thread's own.
-                fn all<'p>(s: &Site<'p>) -> Vec<&'p ForLoop> {
-                    s.sync_loops.iter().chain(&s.loops).copied().collect()
-                }
                 let (s1, d1) =
                     self.encode_side(globals, 0, &format!("q{n}a"), a, HashMap::new(), &all(a))?;
                 let (s2, d2) =
@@ -2050,13 +2148,15 @@ impl<'k> Check<'k> {
         {
             solver.assert(c)?;
         }
-        for lemma in crate::rows::lemmas(&s1.rows, &s2.rows) {
-            solver.assert(&lemma)?;
+        let mut collide = crate::rows::lemmas(&s1.rows, &s2.rows);
+        for lemma in &collide {
+            solver.assert(lemma)?;
         }
         let width = s1.index_ty.bits().max(s2.index_ty.bits()) + 1;
         let i1 = resize(s1.index.clone(), s1.index_ty, width);
         let i2 = resize(s2.index.clone(), s2.index_ty, width);
-        solver.assert(&term::eq(i1.clone(), i2))?;
+        collide.push(term::eq(i1.clone(), i2));
+        solver.assert(collide.last().expect("invariant: just pushed"))?;
         for c in &scope_constraints {
             solver.assert(c)?;
         }
@@ -2118,6 +2218,13 @@ impl<'k> Check<'k> {
                 // The loops whose symbolic strides the solver gave up on.
                 let unrefined = (!strides_used).then_some(&globals.constants);
                 let mut certainty = self.certainty(a, b, &s1, &s2, assumed, unrefined);
+                if scope == RaceScope::CrossBlock && certainty == Certainty::Provable {
+                    if let Some(reason) = one_block_kernel(kernel) {
+                        certainty = Certainty::Possible {
+                            reasons: vec![reason.to_string()],
+                        };
+                    }
+                }
                 // A race that needs unsigned arithmetic to wrap around is
                 // real only for indices past 2^32: provable only with a
                 // witness without a wrap (which also reads better).
@@ -2148,7 +2255,37 @@ impl<'k> Check<'k> {
                     }
                     solver.pop()?;
                 }
-                Some(Race {
+                // Asked once the session is over (see `universal`).
+                let question = if certainty == Certainty::Provable {
+                    // Without it (an encoding failure) fewer launches count
+                    // as racy: the question errs towards *possible*.
+                    let across = match same {
+                        Some(_) if self.collides_across_blocks(a.access, b.access) => {
+                            self.across(globals, &format!("q{n}x"), a, b).ok()
+                        }
+                        _ => None,
+                    };
+                    Some(Question {
+                        decls: decls.clone(),
+                        reach: shared_constraints
+                            .iter()
+                            .chain(&s1.constraints)
+                            .chain(&s2.constraints)
+                            .chain(&scope_constraints)
+                            .chain(&strides)
+                            .cloned()
+                            .collect(),
+                        collide: collide
+                            .iter()
+                            .cloned()
+                            .chain(wrap_facts.iter().map(|&c| c.clone()))
+                            .collect(),
+                        across,
+                    })
+                } else {
+                    None
+                };
+                let race = Race {
                     array: a.access.array,
                     array_name: kernel.array(a.access.array).name.clone(),
                     space: kernel.array(a.access.array).space,
@@ -2157,11 +2294,72 @@ impl<'k> Check<'k> {
                     scope,
                     certainty,
                     witness: Some(witness),
-                })
+                };
+                Some((race, question))
             }
         };
         solver.pop()?;
         Ok(race)
+    }
+
+    /// Whether the check also asks `a` and `b` between blocks (a global
+    /// array, not both atomic at device scope, blocks not left out).
+    fn collides_across_blocks(&self, a: &Access, b: &Access) -> bool {
+        let blocks_left_out =
+            self.assumptions.only_intra_group || self.class.as_ref().is_some_and(|c| c.inside());
+        let both_atomic = atomic_at(a, true) && atomic_at(b, true);
+        self.kernel.array(a.array).space == MemSpace::Global && !blocks_left_out && !both_atomic
+    }
+
+    /// `a` and `b` by two threads of different blocks, reached and
+    /// colliding, over constants named from `prefix` (a disjunct of the
+    /// question in `universal`).
+    fn across(
+        &self,
+        globals: &Globals,
+        prefix: &str,
+        a: &Site<'_>,
+        b: &Site<'_>,
+    ) -> Result<Across, Fatal> {
+        let (s1, mut decls) = self.encode_side(
+            globals,
+            0,
+            &format!("{prefix}a"),
+            a,
+            HashMap::new(),
+            &all(a),
+        )?;
+        let (s2, d2) = self.encode_side(
+            globals,
+            1,
+            &format!("{prefix}b"),
+            b,
+            HashMap::new(),
+            &all(b),
+        )?;
+        decls.extend(d2);
+        let width = s1.index_ty.bits().max(s2.index_ty.bits()) + 1;
+        let i1 = resize(s1.index.clone(), s1.index_ty, width);
+        let i2 = resize(s2.index.clone(), s2.index_ty, width);
+        let [t1, t2] = &globals.threads;
+        let different_blocks =
+            term::not(term::and((0..3).map(|d| {
+                term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())
+            })));
+        let mut conjuncts: Vec<Term> = s1
+            .constraints
+            .iter()
+            .chain(&s2.constraints)
+            .chain(&s1.strides)
+            .chain(&s2.strides)
+            .chain(&s1.wrap_facts)
+            .chain(&s2.wrap_facts)
+            .cloned()
+            .collect();
+        conjuncts.extend(crate::rows::lemmas(&s1.rows, &s2.rows));
+        conjuncts.push(different_blocks);
+        conjuncts.push(term::eq(i1, i2));
+        Ok(Across { decls, conjuncts })
     }
 
     fn certainty(
