@@ -974,8 +974,9 @@ fn shared_memory_templates_host_templates_and_shuffles_lower() {
 }
 
 /// A race is *provable* only when it happens for every value of the
-/// parameters and launch dimensions that nothing in the program
-/// constrains: rows of `pitch` elements collide only when `pitch <
+/// parameters and open launch dimensions that the program allows (its
+/// preconditions and launch relations): rows of `pitch` elements collide
+/// only when `pitch <
 /// width`, so that race is *possible* (exit 2) and the report names
 /// values without one; a race on `a[n]` between blocks happens for every
 /// `n` and grid of two blocks or more, so it stays provable (exit 1).
