@@ -53,7 +53,7 @@ use crate::infer::infer;
 use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
 use crate::stride::{self, Constants};
 use crate::sym::{Sym, UnknownReason};
-use crate::universal::{Across, Prelude, Question, Universal};
+use crate::universal::{Across, Fact, Prelude, Question, Universal};
 use crate::verdict::{
     Certainty, Divergence, DivergenceWitness, KernelReport, LoopValue, Race, RaceAccess, RaceScope,
     ThreadId, Verdict, Witness,
@@ -611,7 +611,11 @@ fn global_index_lemmas(
                 term::bvmul(t.block_idx[d].clone(), block_dim[d].clone()),
                 t.thread_idx[d].clone(),
             );
-            prelude.assert_global_index(solver, term::eq(t.global_idx[d].clone(), sum), d)?;
+            prelude.assert(
+                solver,
+                term::eq(t.global_idx[d].clone(), sum),
+                Fact::GlobalIndex(d),
+            )?;
         }
         // The largest each dimension can be (a concrete one is taken as
         // given, even beyond CUDA's limits).
@@ -634,8 +638,8 @@ fn global_index_lemmas(
                     ),
                     term::bvult(wide(&t.global_idx[d]), threads_in_grid.clone()),
                 ];
-                prelude.assert_global_index(solver, below_bound, d)?;
-                prelude.assert_global_index(solver, below_grid, d)?;
+                prelude.assert(solver, below_bound, Fact::GlobalIndex(d))?;
+                prelude.assert(solver, below_grid, Fact::GlobalIndex(d))?;
             }
         }
         let premise = if bounded {
@@ -657,7 +661,7 @@ fn global_index_lemmas(
                 term::eq(t1.thread_idx[d].clone(), t2.thread_idx[d].clone()),
             ]),
         );
-        prelude.assert_global_index(solver, injective, d)?;
+        prelude.assert(solver, injective, Fact::GlobalIndex(d))?;
     }
     Ok(())
 }
@@ -916,8 +920,7 @@ pub(crate) struct Session {
 impl Session {
     /// The two threads are in one block.
     fn same_block(&self) -> Term {
-        let [t1, t2] = &self.globals.threads;
-        term::and((0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())))
+        self.globals.same_block()
     }
 
     /// What a race query over `scope` asserts of its two threads: they are
@@ -949,6 +952,24 @@ pub(crate) struct Globals {
     pub(crate) params: Vec<(String, ScalarTy, Term)>,
     /// What the session was sent to set these up (see `universal`).
     pub(crate) prelude: Prelude,
+}
+
+impl Globals {
+    /// The two threads are in one block.
+    pub(crate) fn same_block(&self) -> Term {
+        let [t1, t2] = &self.threads;
+        term::and((0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())))
+    }
+}
+
+/// Both sides' indices, widened to one width (a bit more than the wider,
+/// so that signed and unsigned compare as numbers), and that they are
+/// equal: the two accesses touch one slot.
+fn same_slot(s1: &Side, s2: &Side) -> (Term, Term) {
+    let width = s1.index_ty.bits().max(s2.index_ty.bits()) + 1;
+    let i1 = resize(s1.index.clone(), s1.index_ty, width);
+    let i2 = resize(s2.index.clone(), s2.index_ty, width);
+    (i1.clone(), term::eq(i1, i2))
 }
 
 /// One side of a query, encoded.
@@ -1741,7 +1762,7 @@ impl<'k> Check<'k> {
                 } else {
                     term::bv((*value as u128) & mask, bits)
                 };
-                prelude.assert(solver, term::eq(c.clone(), value), false)?;
+                prelude.assert(solver, term::eq(c.clone(), value), Fact::Launch)?;
             }
             param_map.insert(v.id, c.clone());
             params.push((v.name.clone(), v.ty, c));
@@ -1753,24 +1774,32 @@ impl<'k> Check<'k> {
         // (such a launch fails on a GPU; a note says so); symbolic ones
         // range over what CUDA allows.
         for d in 0..3 {
-            prelude.assert(solver, term::bvuge(block_dim[d].clone(), u(1)), false)?;
-            prelude.assert(solver, term::bvuge(grid_dim[d].clone(), u(1)), false)?;
+            prelude.assert(
+                solver,
+                term::bvuge(block_dim[d].clone(), u(1)),
+                Fact::Launch,
+            )?;
+            prelude.assert(solver, term::bvuge(grid_dim[d].clone(), u(1)), Fact::Launch)?;
             // A full triple, or a part of one (a dimension the kernel never
             // reads, assumed 1).
             match launch.block_dim(d) {
-                Some(b) => prelude.assert(solver, term::eq(block_dim[d].clone(), u(b)), false)?,
+                Some(b) => {
+                    prelude.assert(solver, term::eq(block_dim[d].clone(), u(b)), Fact::Launch)?
+                }
                 None => prelude.assert(
                     solver,
                     term::bvule(block_dim[d].clone(), u(BLOCK_LIMITS[d])),
-                    false,
+                    Fact::Launch,
                 )?,
             }
             match launch.grid_dim(d) {
-                Some(g) => prelude.assert(solver, term::eq(grid_dim[d].clone(), u(g)), false)?,
+                Some(g) => {
+                    prelude.assert(solver, term::eq(grid_dim[d].clone(), u(g)), Fact::Launch)?
+                }
                 None => prelude.assert(
                     solver,
                     term::bvule(grid_dim[d].clone(), u(GRID_LIMITS[d])),
-                    false,
+                    Fact::Launch,
                 )?,
             }
             for t in &threads {
@@ -1778,8 +1807,8 @@ impl<'k> Check<'k> {
                     term::bvult(t.thread_idx[d].clone(), block_dim[d].clone()),
                     term::bvult(t.block_idx[d].clone(), grid_dim[d].clone()),
                 ];
-                prelude.assert(solver, id, true)?;
-                prelude.assert(solver, block, true)?;
+                prelude.assert(solver, id, Fact::Thread)?;
+                prelude.assert(solver, block, Fact::Thread)?;
             }
         }
         let wide = |t: &Term| term::zero_extend(32, t.clone());
@@ -1794,7 +1823,7 @@ impl<'k> Check<'k> {
                     threads_per_block,
                     term::bv(u128::from(max_threads_per_block(launch)), 64),
                 ),
-                false,
+                Fact::Launch,
             )?;
         }
         global_index_lemmas(
@@ -1813,7 +1842,7 @@ impl<'k> Check<'k> {
                     term::bvmul(wide(&grid_dim[0]), wide(&block_dim[0])),
                     term::bv(u128::from(MAX_THREADS_ALONG_X), 64),
                 ),
-                false,
+                Fact::Launch,
             )?;
         }
         let mut globals = Globals {
@@ -1866,7 +1895,7 @@ impl<'k> Check<'k> {
                 for (name, sort) in &decls {
                     globals.prelude.declare(solver, name, sort, true)?;
                 }
-                globals.prelude.assert(solver, cond, true)?;
+                globals.prelude.assert(solver, cond, Fact::Thread)?;
             }
         }
         if dropped > 0 {
@@ -2152,10 +2181,8 @@ impl<'k> Check<'k> {
         for lemma in &collide {
             solver.assert(lemma)?;
         }
-        let width = s1.index_ty.bits().max(s2.index_ty.bits()) + 1;
-        let i1 = resize(s1.index.clone(), s1.index_ty, width);
-        let i2 = resize(s2.index.clone(), s2.index_ty, width);
-        collide.push(term::eq(i1.clone(), i2));
+        let (i1, equal) = same_slot(&s1, &s2);
+        collide.push(equal);
         solver.assert(collide.last().expect("invariant: just pushed"))?;
         for c in &scope_constraints {
             solver.assert(c)?;
@@ -2338,14 +2365,6 @@ impl<'k> Check<'k> {
             &all(b),
         )?;
         decls.extend(d2);
-        let width = s1.index_ty.bits().max(s2.index_ty.bits()) + 1;
-        let i1 = resize(s1.index.clone(), s1.index_ty, width);
-        let i2 = resize(s2.index.clone(), s2.index_ty, width);
-        let [t1, t2] = &globals.threads;
-        let different_blocks =
-            term::not(term::and((0..3).map(|d| {
-                term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())
-            })));
         let mut conjuncts: Vec<Term> = s1
             .constraints
             .iter()
@@ -2357,8 +2376,8 @@ impl<'k> Check<'k> {
             .cloned()
             .collect();
         conjuncts.extend(crate::rows::lemmas(&s1.rows, &s2.rows));
-        conjuncts.push(different_blocks);
-        conjuncts.push(term::eq(i1, i2));
+        conjuncts.push(term::not(globals.same_block()));
+        conjuncts.push(same_slot(&s1, &s2).1);
         Ok(Across { decls, conjuncts })
     }
 

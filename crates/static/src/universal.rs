@@ -59,8 +59,10 @@ const SMALL_RLIMIT: u64 = 3_000_000;
 const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The small values a clean launch is first looked for within: scalar
-/// parameters and open grid dimensions at most this, blocks at most 256.
+/// parameters and open grid dimensions at most this, block dimensions at
+/// most [`SMALL_BLOCK`].
 const SMALL: u128 = 1024;
+const SMALL_BLOCK: u128 = 256;
 
 /// What the session's `declare_globals` sent, replayed in the second solver.
 #[derive(Clone, Debug, Default)]
@@ -95,34 +97,36 @@ impl Prelude {
         Ok(t)
     }
 
-    /// Asserts a fact (about the threads, with `thread`) and records it.
+    /// Asserts a fact and records it, with what it is about.
     pub(crate) fn assert(
         &mut self,
         solver: &mut Solver,
         fact: Term,
-        thread: bool,
+        about: Fact,
     ) -> Result<(), SmtError> {
         solver.assert(&fact)?;
-        if thread {
-            self.thread_facts.push((fact.clone(), None));
+        match about {
+            Fact::Launch => {}
+            Fact::Thread => self.thread_facts.push((fact.clone(), None)),
+            Fact::GlobalIndex(d) => self.thread_facts.push((fact.clone(), Some(d))),
         }
         self.asserts.push(fact);
         Ok(())
     }
+}
 
-    /// Asserts a fact about the threads' global index along `d` (its
-    /// definition or a lemma) and records it.
-    pub(crate) fn assert_global_index(
-        &mut self,
-        solver: &mut Solver,
-        fact: Term,
-        d: usize,
-    ) -> Result<(), SmtError> {
-        solver.assert(&fact)?;
-        self.thread_facts.push((fact.clone(), Some(d)));
-        self.asserts.push(fact);
-        Ok(())
-    }
+/// What a fact of the prelude is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fact {
+    /// The launch and the parameters only: asserted once, outside the
+    /// quantifier.
+    Launch,
+    /// The two threads: repeated inside the quantifier.
+    Thread,
+    /// The threads' global index along a dimension (its definition or a
+    /// lemma): repeated inside the quantifier when the question mentions
+    /// that index.
+    GlobalIndex(usize),
 }
 
 /// One provable race's query, for the second question.
@@ -185,8 +189,9 @@ pub(crate) struct Universal<'a> {
     config: SolverConfig,
     prelude: &'a Prelude,
     /// The scalar parameters and open launch dimensions, as reports name
-    /// them (`n`, `blockDim.x`), for the values of a clean launch.
-    values: Vec<(String, ScalarTy, Term)>,
+    /// them (`n`, `blockDim.x`), for the values of a clean launch, each
+    /// with the bound its small values are first looked for within.
+    values: Vec<(String, ScalarTy, Term, u128)>,
     solver: Option<Solver>,
 }
 
@@ -204,14 +209,22 @@ impl<'a> Universal<'a> {
         let mut config = config.clone();
         config.logic = None;
         config.timeout = Some(config.timeout.map_or(TIMEOUT, |t| t.min(TIMEOUT)));
-        let mut values = params.to_vec();
+        let mut values: Vec<_> = params
+            .iter()
+            .map(|(name, ty, t)| (name.clone(), *ty, t.clone(), SMALL))
+            .collect();
         for (d, axis) in AXES.into_iter().enumerate() {
-            for (open, kind, term) in [
-                (launch.block_dim(d).is_none(), "blockDim", &block_dim[d]),
-                (launch.grid_dim(d).is_none(), "gridDim", &grid_dim[d]),
+            for (open, kind, term, small) in [
+                (
+                    launch.block_dim(d).is_none(),
+                    "blockDim",
+                    &block_dim[d],
+                    SMALL_BLOCK,
+                ),
+                (launch.grid_dim(d).is_none(), "gridDim", &grid_dim[d], SMALL),
             ] {
                 if open {
-                    values.push((format!("{kind}.{axis}"), ScalarTy::U32, term.clone()));
+                    values.push((format!("{kind}.{axis}"), ScalarTy::U32, term.clone(), small));
                 }
             }
         }
@@ -292,18 +305,7 @@ impl<'a> Universal<'a> {
         };
         let body = term::not(term::and(facts.into_iter().chain([collision])));
         let no_collision = Sexp::list([Sexp::atom("forall"), Sexp::list(bound), body]);
-        let values: Vec<(String, ScalarTy, Term, u128)> = self
-            .values
-            .iter()
-            .map(|(name, ty, t)| {
-                let small = if name.starts_with("blockDim") {
-                    256
-                } else {
-                    SMALL
-                };
-                (name.clone(), *ty, t.clone(), small)
-            })
-            .collect();
+        let values = self.values.clone();
         let kind = self.config.kind;
         let solver = self.solver()?;
         solver.push()?;
