@@ -48,7 +48,8 @@ pub const FUNCTIONS: &[&str] = &[
     "__float2int_rn", "__float2int_rz", "__float2int_rd", "__float2int_ru", "__float2uint_rn",
     "__float2uint_rz", "__double2int_rn", "__double2int_rz", "__int2float_rn", "__uint2float_rn",
     "__int_as_float", "__float_as_int", "__uint_as_float", "__float_as_uint",
-    "__longlong_as_double", "__double_as_longlong", "__half2float", "__float2half",
+    "__longlong_as_double", "__double_as_longlong", "__half_as_ushort", "__ushort_as_half",
+    "__half_as_short", "__short_as_half", "__half2float", "__float2half",
     "__float2half_rn",
     // `frexp(x, &e)`: the front end calls one for each result.
     "frexp", "frexpf", FREXP_EXPONENT,
@@ -161,6 +162,19 @@ pub fn call(
         FREXP_EXPONENT => {
             arity(1)?;
             Value::I32(frexp(args[0].to_f64()).1)
+        }
+        "__half_as_ushort" | "__half_as_short" => {
+            arity(1)?;
+            let target = if name.contains("ushort") {
+                ScalarTy::U16
+            } else {
+                ScalarTy::I16
+            };
+            Value::from_bits(target, args[0].convert(ScalarTy::F16).to_bits())
+        }
+        "__ushort_as_half" | "__short_as_half" => {
+            arity(1)?;
+            Value::from_bits(ScalarTy::F16, args[0].convert(ScalarTy::U16).to_bits())
         }
         "__half2float" => {
             arity(1)?;
@@ -533,6 +547,14 @@ mod tests {
         assert_eq!(
             f("__int_as_float", ScalarTy::F32, &[Value::I32(0x3f80_0000)]),
             Value::F32(1.0)
+        );
+        assert_eq!(
+            f("__half_as_ushort", ScalarTy::U16, &[Value::F16(1.0)]),
+            Value::U16(0x3c00)
+        );
+        assert_eq!(
+            f("__ushort_as_half", ScalarTy::F16, &[Value::U16(0xc000)]),
+            Value::F16(-2.0)
         );
     }
 

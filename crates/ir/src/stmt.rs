@@ -136,6 +136,9 @@ pub enum AssumeOrigin {
     Axiom,
     /// `__assume(e)` / `__builtin_assume(e)`.
     Assume,
+    /// A pointer cast to a wider element is aligned to it (the front end's
+    /// assumption: a misaligned access faults on the GPU).
+    Aligned,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -490,7 +490,9 @@ fn preconditions_contradict(
     pre.preconditions.retain(|c| {
         !matches!(
             c.origin,
-            crate::ConditionOrigin::Assume(warpsafe_ir::AssumeOrigin::Assume)
+            crate::ConditionOrigin::Assume(
+                warpsafe_ir::AssumeOrigin::Assume | warpsafe_ir::AssumeOrigin::Aligned
+            )
         )
     });
     if pre.preconditions.is_empty() && params.is_empty() && !partial_block_too_large(&kernel.launch)
@@ -1859,11 +1861,16 @@ impl<'k> Check<'k> {
         };
         // Unconditional preconditions, for both threads.
         let mut dropped = 0;
+        let mut dropped_aligned = 0;
         let mut approximate = false;
         let mut late = 0;
         for (k, c) in kp.preconditions.iter().enumerate() {
             if !c.guard.is_true() || c.in_loop {
-                dropped += 1;
+                if c.origin == crate::ConditionOrigin::Assume(warpsafe_ir::AssumeOrigin::Aligned) {
+                    dropped_aligned += 1;
+                } else {
+                    dropped += 1;
+                }
                 continue;
             }
             // An `__assume` after accesses constrains only what follows it;
@@ -1872,7 +1879,9 @@ impl<'k> Check<'k> {
                 && !self.late_assumes
                 && matches!(
                     c.origin,
-                    crate::ConditionOrigin::Assume(warpsafe_ir::AssumeOrigin::Assume)
+                    crate::ConditionOrigin::Assume(
+                        warpsafe_ir::AssumeOrigin::Assume | warpsafe_ir::AssumeOrigin::Aligned
+                    )
                 )
             {
                 late += 1;
@@ -1901,6 +1910,11 @@ impl<'k> Check<'k> {
         if dropped > 0 {
             self.global_reasons.push(format!(
                 "{dropped} precondition(s) under a condition or in a loop were not assumed"
+            ));
+        }
+        if dropped_aligned > 0 {
+            self.global_reasons.push(format!(
+                "{dropped_aligned} alignment assumption(s) of pointer casts under a condition or in a loop were not used (a misaligned address would fault)"
             ));
         }
         if late > 0 {

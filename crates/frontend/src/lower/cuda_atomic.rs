@@ -34,6 +34,13 @@ impl<'t> Lowerer<'_, 't> {
             Place::Choice { .. } => {
                 Err(self.unsupported(n, "atomic operations through a pointer into several arrays"))
             }
+            Place::View(v) => Err(self.unsupported(
+                n,
+                format!(
+                    "atomic operations on a `{}` in memory of another element size",
+                    v.ty.describe()
+                ),
+            )),
             _ => Err(self.unsupported(n, "atomic operations on a variable that is not in memory")),
         }
     }

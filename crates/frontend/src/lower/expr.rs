@@ -368,6 +368,12 @@ impl<'t> Lowerer<'_, 't> {
                         self.unsupported(n, "comparing pointers into different arrays (or null)")
                     );
                 }
+                // Both offsets counted in the unit of `p`'s pointee.
+                let q = if q.pointee != p.pointee {
+                    self.cast_ptr(q.clone(), p.pointee.clone(), n)?
+                } else {
+                    q.clone()
+                };
                 let (p, q) = (p.offset.clone(), q.offset.clone());
                 let bop = cmp_op(op).unwrap_or(BinOp::Eq);
                 return Ok(Value::Scalar(
@@ -498,7 +504,7 @@ impl<'t> Lowerer<'_, 't> {
                     return self
                         .select_ptr(c, p, q)
                         .map(Value::Ptr)
-                        .ok_or_else(|| self.unsupported(n, "a conditional choosing between a null pointer and a pointer into several arrays"));
+                        .ok_or_else(|| self.unsupported(n, "a conditional choosing between a null pointer and a pointer into several arrays, or into memory of another element size"));
                 }
                 let target = p.target.or(q.target);
                 let offset = Expr::Select(Box::new(c), Box::new(p.offset), Box::new(q.offset));
@@ -529,7 +535,7 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
-    pub fn cast(&self, v: Value, to: CType, n: Node) -> R<Value> {
+    pub fn cast(&mut self, v: Value, to: CType, n: Node) -> R<Value> {
         match (v, &to) {
             (Value::Scalar(e, t), CType::Scalar(to)) => {
                 Ok(Value::Scalar(self.convert(e, t, *to), *to))
@@ -648,6 +654,7 @@ impl<'t> Lowerer<'_, 't> {
                 volatile,
             })),
             Place::AtomicRef(inner, ..) => self.address_of(*inner, n),
+            Place::View(v) => Ok(Value::Ptr(self.view_address(*v, n)?)),
             Place::Choice { base, arms } => match arms.first() {
                 Some((
                     _,

@@ -74,6 +74,17 @@ impl<'t> Lowerer<'_, 't> {
             )?;
             return Ok(());
         }
+        for (p, at) in std::iter::once((&dst, args[0])).chain(src.iter().map(|s| (s, args[1]))) {
+            if !self.matches_slots(p) {
+                return Err(self.unsupported(
+                    at,
+                    format!(
+                        "memcpy/memset through a `{}*` into memory of another element size",
+                        p.pointee.describe()
+                    ),
+                ));
+            }
+        }
         let dst_slots = self.touched(&dst, len, args[0])?;
         let mut approximate = false;
         match src {

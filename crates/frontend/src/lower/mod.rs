@@ -19,6 +19,7 @@ mod place;
 mod stmt;
 mod targets;
 mod value;
+mod view;
 mod warp_exchange;
 
 pub use builtins::{CURAND_MTGP32, CURAND_STATE, MATH};
@@ -105,6 +106,10 @@ pub struct Lowerer<'a, 't> {
     next_loop: u32,
     /// The array each pointer variable (by its offset variable) points into.
     ptr_targets: targets::Targets,
+    /// The byte size of every slot of each array whose element is a run of
+    /// equal-size slots without padding (see `view.rs`). Kept for every id
+    /// `new_array` hands out, so ids reused after a rollback are right.
+    pub(super) slot_bytes: HashMap<ArrayId, u64>,
     /// The base variable of each dynamic pointer variable.
     ptr_base: HashMap<VarId, VarId>,
     /// Variables known to hold a constant at the current point of
@@ -158,6 +163,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             goto_targets: HashMap::new(),
             next_loop: 0,
             ptr_targets: HashMap::new(),
+            slot_bytes: HashMap::new(),
             ptr_base: HashMap::new(),
             known: HashMap::new(),
             constant_writes: HashSet::new(),
@@ -254,6 +260,10 @@ impl<'a, 't> Lowerer<'a, 't> {
         let id = ArrayId(self.kernel.arrays.len() as u32);
         let name = self.unique_name(name);
         let atomic_object = matches!(elem, CType::Atomic(..));
+        match self.uniform_slot_bytes(elem) {
+            Some(s) if !atomic_object => self.slot_bytes.insert(id, s),
+            _ => self.slot_bytes.remove(&id),
+        };
         self.kernel.arrays.push(Array {
             id,
             name,

@@ -148,6 +148,10 @@ impl<'t> Lowerer<'_, 't> {
             Place::AtomicRef(inner, t, s) => {
                 Place::AtomicRef(Box::new(self.freeze(*inner, n)), t, s)
             }
+            Place::View(v) => {
+                let base = self.hold(v.base, ScalarTy::I64, n);
+                Place::View(Box::new(super::view::View { base, ..*v }))
+            }
             Place::Choice { base, arms } => Place::Choice {
                 base: self.hold(base, ScalarTy::U32, n),
                 arms: arms
@@ -175,6 +179,9 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     pub fn field(&mut self, base: Place, name: &str, n: Node) -> R<Place> {
+        if let Place::View(v) = &base {
+            return self.view_field(v, name, n);
+        }
         if let Place::Choice { base, arms } = base {
             let mut out = Vec::new();
             for (a, p) in arms {
@@ -239,7 +246,7 @@ impl<'t> Lowerer<'_, 't> {
 
     /// `ptr + k` (in elements of the pointee).
     pub fn ptr_add(&self, ptr: Ptr, k: Expr, n: Node) -> R<Ptr> {
-        let size = self.slot_count(&ptr.pointee, n)?;
+        let size = self.ptr_step(&ptr, n)?;
         let offset = add_offset(ptr.offset, mul_offset(k, size));
         Ok(Ptr { offset, ..ptr })
     }
@@ -249,6 +256,12 @@ impl<'t> Lowerer<'_, 't> {
     /// itself then goes to a one-slot stand-in array that no run reaches.
     pub fn deref(&mut self, ptr: Ptr, n: Node) -> R<Place> {
         if let Some(c) = &ptr.choice {
+            if !self.matches_slots(&ptr) {
+                return Err(self.unsupported(
+                    n,
+                    "memory of another element size through a pointer into several arrays",
+                ));
+            }
             return Ok(self.choice_place(c, &ptr));
         }
         let array = match ptr.target {
@@ -284,6 +297,9 @@ impl<'t> Lowerer<'_, 't> {
                 )
             }
         };
+        if !self.matches_slots(&ptr) {
+            return self.view_place(array, ptr, n);
+        }
         Ok(Place::Mem {
             array,
             index: ptr.offset,
@@ -297,7 +313,7 @@ impl<'t> Lowerer<'_, 't> {
         if a.target != b.target || a.choice.is_some() || b.choice.is_some() {
             return Err(self.unsupported(n, "difference of pointers into different arrays"));
         }
-        let size = self.slot_count(&a.pointee, n)?;
+        let size = self.ptr_step(&a, n)?;
         let diff = Expr::binary(BinOp::Sub, ScalarTy::I64, a.offset, b.offset);
         let diff = if size == 1 {
             diff
@@ -312,9 +328,13 @@ impl<'t> Lowerer<'_, 't> {
         Ok(Value::Scalar(diff, ScalarTy::I64))
     }
 
-    /// Pointer casts keep the slot offset; they are allowed when the slots
-    /// of both pointee types have the same byte size.
-    pub fn cast_ptr(&self, ptr: Ptr, to: CType, n: Node) -> R<Ptr> {
+    /// Pointer casts: into an array of equal-size slots, the offset is
+    /// counted anew for the new pointee (see `view.rs`); otherwise it is kept,
+    /// which needs the slots of both pointee types to have one byte size.
+    pub fn cast_ptr(&mut self, ptr: Ptr, to: CType, n: Node) -> R<Ptr> {
+        if let Some(p) = self.rebase_ptr(ptr.clone(), to.clone(), n)? {
+            return Ok(p);
+        }
         if to == CType::Void {
             return Ok(Ptr { pointee: to, ..ptr });
         }

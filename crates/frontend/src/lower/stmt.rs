@@ -929,6 +929,7 @@ impl<'t> Lowerer<'_, 't> {
         match p {
             Place::Var(_, t) => CType::Scalar(*t),
             Place::Mem { ty, .. } | Place::Agg(ty, _) => ty.clone(),
+            Place::View(v) => v.ty.clone(),
             Place::PtrVar { pointee, .. } => CType::Pointer(Box::new(pointee.clone())),
             Place::AtomicRef(_, t, s) => CType::AtomicRef(*t, *s),
             Place::FnVar(_) => CType::FnPtr,
@@ -1058,6 +1059,22 @@ impl<'t> Lowerer<'_, 't> {
             .flatten();
         let id = match existing {
             Some(a) if a.slots == slots && a.elem == elem.describe() => a.id,
+            // Another element type over the same buffer: the first array
+            // seen at this type (see `view.rs`).
+            Some(a)
+                if self.uniform_slot_bytes(&elem).is_some()
+                    && self.slot_bytes.contains_key(&a.id) =>
+            {
+                return Ok(Place::View(Box::new(super::view::View {
+                    array: a.id,
+                    base: Expr::int(0, ScalarTy::I64),
+                    // Byte 0 of the buffer: aligned to any element.
+                    align: 1 << 12,
+                    extra: 0,
+                    ty: CType::Array(Box::new(elem), None),
+                    volatile,
+                })));
+            }
             Some(a) => {
                 return Err(self
                     .unsupported(

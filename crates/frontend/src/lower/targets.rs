@@ -302,6 +302,10 @@ impl<'t> Lowerer<'_, 't> {
 
     /// `c ? p : q` for pointers into different arrays.
     pub fn select_ptr(&self, c: Expr, p: Ptr, q: Ptr) -> Option<Ptr> {
+        // One offset for both arms: only where it counts slots in both.
+        if !self.matches_slots(&p) || !self.matches_slots(&q) {
+            return None;
+        }
         let parts = |x: &Ptr| -> Option<(Expr, Vec<ArrayId>)> {
             match (&x.choice, x.target) {
                 (Some(ch), _) => Some((ch.base.clone(), ch.arrays.clone())),

@@ -72,6 +72,8 @@ pub enum Place {
         base: Expr,
         arms: Vec<(ArrayId, Place)>,
     },
+    /// An object in memory declared with elements of another size.
+    View(Box<super::view::View>),
 }
 
 impl Value {
@@ -212,6 +214,7 @@ impl Lowerer<'_, '_> {
             }
             Place::AtomicRef(inner, t, s) => Ok(Value::AtomicRef((**inner).clone(), *t, *s)),
             Place::Choice { base, arms } => self.read_choice(base, arms, n),
+            Place::View(v) => self.read_view(v, n),
             Place::Mem {
                 array,
                 index,
@@ -295,9 +298,18 @@ impl Lowerer<'_, '_> {
                 self.emit(StmtKind::Assign { dst: *var, value }, span);
                 Ok(())
             }
-            Place::PtrVar { offset, .. } => {
+            Place::PtrVar {
+                offset, pointee, ..
+            } => {
                 match v {
                     Value::Ptr(ptr) => {
+                        // The offset variable counts in the unit of its own
+                        // pointee (`void *p = (char *)q + 1`).
+                        let ptr = if ptr.pointee != *pointee {
+                            self.cast_ptr(ptr, pointee.clone(), n)?
+                        } else {
+                            ptr
+                        };
                         // Targets are flow-sensitive: the assignment decides
                         // what the pointer points into from here on; where
                         // paths meet, `merge_targets` checks they agree.
@@ -337,6 +349,14 @@ impl Lowerer<'_, '_> {
             Place::AtomicRef(..) => Err(self.unsupported(n, "rebinding an atomic reference")),
             Place::Choice { base, arms } => {
                 self.on_each_arm(base, arms, n, |s, arm| s.write(arm, v.clone(), n))
+            }
+            Place::View(view) => {
+                if self.kernel.array(view.array).space == warpsafe_ir::MemSpace::Constant
+                    && !self.constant_write_reported(n)
+                {
+                    self.constant_write(view.array, n);
+                }
+                self.write_view(view, v, n)
             }
             Place::Mem {
                 array,
@@ -409,7 +429,13 @@ impl Lowerer<'_, '_> {
 
     /// The field values of an aggregate value (a scalar broadcasts, as in
     /// `float4 v = {0}` style zero-initialisation).
-    fn agg_values(&self, v: Value, count: usize, is_dim3: bool, n: Node) -> R<Vec<Value>> {
+    pub(super) fn agg_values(
+        &self,
+        v: Value,
+        count: usize,
+        is_dim3: bool,
+        n: Node,
+    ) -> R<Vec<Value>> {
         match v {
             Value::Agg(_, vals) if vals.len() == count => Ok(vals),
             Value::Agg(t, vals) => Err(self.unsupported(
