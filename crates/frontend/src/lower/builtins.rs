@@ -439,9 +439,7 @@ impl<'t> Lowerer<'_, 't> {
                 };
                 let x = Expr::Cast(t, Box::new(x));
                 for (f, out) in [(sin, arg(1)?), (cos, arg(2)?)] {
-                    let p = self.value(out)?;
-                    let ptr = self.as_ptr(p, out)?;
-                    let place = self.deref(ptr, out)?;
+                    let place = self.out_place(out)?;
                     let v = Expr::Call(f.to_string(), t, vec![x.clone()]);
                     self.write(&place, Value::Scalar(v, t), n)?;
                 }
@@ -553,12 +551,25 @@ impl<'t> Lowerer<'_, 't> {
         Ok(Value::Scalar(Expr::Call(name.to_string(), ty, vals), ty))
     }
 
+    /// The object an out-parameter argument points at: `&x` is `x` itself
+    /// (also a variable kept in registers, as `getTwiddle(fComplex &t)`
+    /// passing `&t.y` to `__sincosf` is), any other pointer is followed.
+    fn out_place(&mut self, arg: Node<'t>) -> R<Place> {
+        let op = arg.child_by_field_name("operator").map(|o| self.text(o));
+        if arg.kind() == "pointer_expression" && op == Some("&") {
+            if let Some(inner) = arg.child_by_field_name("argument") {
+                return self.place(inner);
+            }
+        }
+        let p = self.value(arg)?;
+        let ptr = self.as_ptr(p, arg)?;
+        self.deref(ptr, arg)
+    }
+
     /// `frexp(x, e)`: the mantissa, with the exponent stored at `*e`.
     fn frexp(&mut self, ty: ScalarTy, x: Expr, e: Node<'t>, n: Node<'t>) -> R<Value> {
         let x = Expr::Cast(ScalarTy::F64, Box::new(x));
-        let p = self.value(e)?;
-        let ptr = self.as_ptr(p, e)?;
-        let place = self.deref(ptr, e)?;
+        let place = self.out_place(e)?;
         let exponent = Expr::Call(
             warpsafe_ir::FREXP_EXPONENT.to_string(),
             ScalarTy::I32,
@@ -763,10 +774,8 @@ impl<'t> Lowerer<'_, 't> {
         let sa = *args
             .get(state_arg)
             .ok_or_else(|| self.unsupported(n, format!("`{name}` without a state")))?;
-        let sv = self.value(sa)?;
-        let ptr = self.as_ptr(sv, sa)?;
-        let mtgp = matches!(&ptr.pointee, CType::Struct(s) if s == CURAND_MTGP32);
-        let state = self.deref(ptr, sa)?;
+        let state = self.out_place(sa)?;
+        let mtgp = matches!(self.place_type(&state), CType::Struct(s) if s == CURAND_MTGP32);
         let slot = self.field(state, "state", sa)?;
         let fresh = self.temp(ScalarTy::U32, span);
         self.emit(

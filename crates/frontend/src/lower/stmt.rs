@@ -925,7 +925,7 @@ impl<'t> Lowerer<'_, 't> {
             .collect())
     }
 
-    fn place_type(&self, p: &Place) -> CType {
+    pub(super) fn place_type(&self, p: &Place) -> CType {
         match p {
             Place::Var(_, t) => CType::Scalar(*t),
             Place::Mem { ty, .. } | Place::Agg(ty, _) => ty.clone(),
