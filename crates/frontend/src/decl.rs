@@ -191,7 +191,7 @@ impl TypeCx<'_> {
         match name {
             "thread_block" => Ok(CType::Group(GroupKind::Block)),
             "grid_group" => Ok(CType::Group(GroupKind::Grid)),
-            "coalesced_group" => Ok(CType::Group(GroupKind::Tile(32))),
+            "coalesced_group" => Ok(CType::Group(GroupKind::Coalesced)),
             "thread_group" => Err(Diagnostic::error(
                 "unsupported",
                 "`thread_group` (a group whose kind is only known at run time) is not supported; use `thread_block` or a tile type",

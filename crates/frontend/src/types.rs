@@ -11,8 +11,11 @@ use warpsafe_ir::{ScalarTy, Scope};
 pub enum GroupKind {
     Block,
     Grid,
-    /// `thread_block_tile<N>` (and `coalesced_group`, taken as a warp tile).
+    /// `thread_block_tile<N>`.
     Tile(u32),
+    /// `coalesced_group` (`coalesced_threads()`): the threads of the warp
+    /// active at the call, whose number and ranks depend on divergence.
+    Coalesced,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -78,6 +81,7 @@ impl CType {
             CType::Group(GroupKind::Block) => "thread_block".into(),
             CType::Group(GroupKind::Grid) => "grid_group".into(),
             CType::Group(GroupKind::Tile(n)) => format!("thread_block_tile<{n}>"),
+            CType::Group(GroupKind::Coalesced) => "coalesced_group".into(),
             CType::FnPtr => "function pointer".into(),
         }
     }

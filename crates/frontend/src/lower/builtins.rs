@@ -202,6 +202,7 @@ impl<'t> Lowerer<'_, 't> {
             "reduce" if args.len() == 3 => return self.group_reduce(args, n).map(Some),
             "this_thread_block" => Value::Group(GroupKind::Block),
             "this_grid" => Value::Group(GroupKind::Grid),
+            "coalesced_threads" => Value::Group(GroupKind::Coalesced),
             "tiled_partition" => {
                 let size = match (targs, args.get(1)) {
                     (Some(t), _) => named_children(t)
@@ -739,6 +740,15 @@ impl<'t> Lowerer<'_, 't> {
             }
             (GroupKind::Tile(s), m) if super::warp_exchange::is_tile_exchange(m) => {
                 return self.tile_exchange(s, m, args, n);
+            }
+            // Which lanes are active, so the group's size and each
+            // thread's rank in it, depends on divergence: unknown values.
+            (GroupKind::Coalesced, m @ ("thread_rank" | "size" | "num_threads")) => {
+                let what = format!("coalesced_group::{m}");
+                return self.active_lanes_value(&what, n);
+            }
+            (GroupKind::Coalesced, m) if super::warp_exchange::is_tile_exchange(m) => {
+                return self.group_exchange("coalesced_group", m, args, n);
             }
             (GroupKind::Grid, "size" | "num_threads") => {
                 let u64 = ScalarTy::U64;

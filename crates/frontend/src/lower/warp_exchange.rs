@@ -86,6 +86,18 @@ impl<'t> Lowerer<'_, 't> {
         args: &[Node<'t>],
         n: Node<'t>,
     ) -> R<Value> {
+        self.group_exchange(&format!("thread_block_tile<{size}>"), method, args, n)
+    }
+
+    /// An exchange method of a group (`shfl`, `any`, `ballot`, ...) of a
+    /// tile or a `coalesced_group`.
+    pub fn group_exchange(
+        &mut self,
+        group: &str,
+        method: &str,
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<Value> {
         let mut values = Vec::new();
         for a in args {
             values.push(self.value(*a)?);
@@ -95,8 +107,14 @@ impl<'t> Lowerer<'_, 't> {
             "ballot" | "match_any" => CType::Scalar(ScalarTy::U32),
             _ => self.exchanged_type(values.first(), method, n)?,
         };
-        let what = format!("thread_block_tile<{size}>::{method}");
-        self.exchange_result(&what, &ty, n)
+        self.exchange_result(&format!("{group}::{method}"), &ty, n)
+    }
+
+    /// A value that depends on which lanes of the warp are active (the
+    /// size of a coalesced group, a thread's rank in it): any `u32`.
+    pub fn active_lanes_value(&mut self, what: &str, n: Node<'t>) -> R<Value> {
+        let reason = format!("`{what}` depends on which lanes of the warp are active (any value)");
+        self.unknown_value(&CType::Scalar(ScalarTy::U32), &reason, n)
     }
 
     /// `cg::reduce(tile, v, op)`: the reduction over the tile's values.
@@ -106,7 +124,8 @@ impl<'t> Lowerer<'_, 't> {
             .first()
             .ok_or_else(|| self.unsupported(n, "`reduce` without a group"))?;
         match self.value(*group)? {
-            Value::Group(crate::types::GroupKind::Tile(_)) => {}
+            Value::Group(crate::types::GroupKind::Tile(_) | crate::types::GroupKind::Coalesced) => {
+            }
             other => {
                 return Err(self.unsupported(
                     n,
