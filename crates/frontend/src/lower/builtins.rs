@@ -203,6 +203,21 @@ impl<'t> Lowerer<'_, 't> {
             "this_thread_block" => Value::Group(GroupKind::Block),
             "this_grid" => Value::Group(GroupKind::Grid),
             "coalesced_threads" => Value::Group(GroupKind::Coalesced),
+            // The threads of a tile with the same predicate (label): which
+            // ones is known only at run time, as for `coalesced_threads()`.
+            "binary_partition" | "labeled_partition" if args.len() == 2 => {
+                match self.value(arg(0)?)? {
+                    Value::Group(GroupKind::Tile(_) | GroupKind::Coalesced) => {}
+                    other => {
+                        return Err(self.unsupported(
+                            n,
+                            format!("`{name}` of a `{}` (only of tiles)", other.ty_desc()),
+                        ))
+                    }
+                }
+                self.value(arg(1)?)?;
+                Value::Group(GroupKind::Coalesced)
+            }
             "tiled_partition" => {
                 let size = match (targs, args.get(1)) {
                     (Some(t), _) => named_children(t)
