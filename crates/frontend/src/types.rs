@@ -282,6 +282,7 @@ pub fn vector_type(name: &str) -> Option<CType> {
         "ulong" | "ulonglong" => ScalarTy::U64,
         "float" => ScalarTy::F32,
         "double" => ScalarTy::F64,
+        "half" | "__half" => ScalarTy::F16,
         _ => return None,
     };
     Some(CType::Vector(t, n, name.to_string()))

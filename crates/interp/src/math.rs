@@ -41,7 +41,7 @@ pub const FUNCTIONS: &[&str] = &[
     "fdividef", "__fmul_rn", "__fadd_rn", "__fsub_rn", "__dmul_rn", "__dadd_rn", "__dsub_rn",
     "__ddiv_rn",
     // Three.
-    "fmaf", "fma", "__fmaf_rn", "__fma_rn",
+    "fmaf", "fma", "__fmaf_rn", "__fma_rn", "__hfma",
     // Classification.
     "isnan", "isinf", "isfinite", "signbit", "__isnanf", "__isinff",
     // Conversions and reinterpretations.
@@ -175,6 +175,12 @@ pub fn call(
         "__ushort_as_half" | "__short_as_half" => {
             arity(1)?;
             Value::from_bits(ScalarTy::F16, args[0].convert(ScalarTy::U16).to_bits())
+        }
+        "__hfma" => {
+            arity(3)?;
+            // Exact in f64 (f16 products and sums fit), rounded once.
+            let [a, b, c] = [&args[0], &args[1], &args[2]].map(|v| v.to_f64());
+            Value::F64(a * b + c).convert(ScalarTy::F16)
         }
         "__half2float" => {
             arity(1)?;

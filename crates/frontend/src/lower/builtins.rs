@@ -149,6 +149,9 @@ impl<'t> Lowerer<'_, 't> {
                 .at(span)
             })
         };
+        if let Some(v) = self.half2_intrinsic(name, args, n)? {
+            return Ok(Some(v));
+        }
         let v = match name {
             "__syncthreads" => {
                 self.emit(

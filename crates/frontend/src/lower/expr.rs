@@ -332,6 +332,9 @@ impl<'t> Lowerer<'_, 't> {
             v => v,
         };
         let (a, b) = (id(a), id(b));
+        if let Some(v) = self.half2_binop(op, &a, &b, n)? {
+            return Ok(v);
+        }
         // Pointer arithmetic and comparison.
         match (&a, &b, op) {
             (Value::Ptr(_), Value::Scalar(..), "+" | "-") => {

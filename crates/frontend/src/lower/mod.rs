@@ -13,6 +13,7 @@ mod ctor;
 mod cuda_atomic;
 mod entry;
 mod expr;
+mod half;
 mod memcpy;
 mod overload;
 mod place;

@@ -1,0 +1,24 @@
+//pass
+//--blockDim=64 --gridDim=4
+// `half2` values: a dot product accumulated with `__hfma2` and the
+// `cuda_fp16.hpp` operators, reduced in shared memory with a barrier
+// between steps.
+#include <cuda_fp16.h>
+#define THREADS 64
+
+__global__ void dot(const half2 *a, const half2 *b, float *out, int n)
+{
+  __shared__ half2 partial[THREADS];
+  half2 acc = __float2half2_rn(0.f);
+  for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
+    acc = __hfma2(a[i], b[i], acc);
+  partial[threadIdx.x] = acc;
+  __syncthreads();
+  for (int s = THREADS / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s)
+      partial[threadIdx.x] = partial[threadIdx.x] + partial[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = __low2float(partial[0]) + __high2float(partial[0]);
+}
