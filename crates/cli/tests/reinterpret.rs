@@ -94,3 +94,24 @@ fn a_write_into_part_of_an_element_is_refused() {
     assert!(out.stderr.contains("partial.cu:3:3"), "{}", out.stderr);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
 }
+
+/// A row of no bytes (`float s[4][0]`, as `const int N = 08;` makes
+/// `float s[N][N]` of an invalid octal literal) has no unit to count
+/// bytes in: it is counted in slots, as before, not taken for memory of
+/// another element size (the fuzzer found the front end panicking here).
+#[test]
+fn a_row_of_no_bytes_is_counted_in_slots() {
+    let cu = common::temp_file(
+        "reinterpret",
+        "empty_row.cu",
+        "__global__ void k(float *out)\n{\n  __shared__ float s[4][0];\n  s[threadIdx.y][threadIdx.x] = 1.0f;\n  out[threadIdx.x] = 0.0f;\n}\n",
+    );
+    let out = common::run("ir", &cu, &[]);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(
+        out.stdout.contains("kernel k("),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}

@@ -174,13 +174,18 @@ impl<'t> Lowerer<'_, 't> {
             };
             match &ptr.pointee {
                 CType::Void => true,
-                t => self.items.types.layout(t).is_some_and(|l| {
-                    l.size > 0
-                        && gcd(l.size, slot) == slot
-                        && l.slots.iter().enumerate().all(|(i, (off, ty))| {
-                            ty.size_bytes() == slot && *off == i as u64 * slot
-                        })
-                }),
+                // No byte size (as `unit` says): counted in slots, as before.
+                t => self
+                    .items
+                    .types
+                    .layout(t)
+                    .filter(|l| l.size > 0)
+                    .is_none_or(|l| {
+                        gcd(l.size, slot) == slot
+                            && l.slots.iter().enumerate().all(|(i, (off, ty))| {
+                                ty.size_bytes() == slot && *off == i as u64 * slot
+                            })
+                    }),
             }
         })
     }
