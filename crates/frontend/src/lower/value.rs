@@ -287,6 +287,18 @@ impl Lowerer<'_, '_> {
     /// Writes a value to a place (assignment, initialisation, argument binding).
     pub fn write(&mut self, p: &Place, v: Value, n: Node) -> R<()> {
         let span = self.span(n);
+        let memory = match p {
+            Place::Mem { array, .. } => Some(*array),
+            Place::View(view) => Some(view.array),
+            _ => None,
+        };
+        if let Some(array) = memory {
+            if self.kernel.array(array).space == warpsafe_ir::MemSpace::Constant
+                && !self.constant_write_reported(n)
+            {
+                self.constant_write(array, n);
+            }
+        }
         match p {
             Place::Var(var, t) => {
                 let value = self.coerce(v, *t, n)?;
@@ -350,26 +362,13 @@ impl Lowerer<'_, '_> {
             Place::Choice { base, arms } => {
                 self.on_each_arm(base, arms, n, |s, arm| s.write(arm, v.clone(), n))
             }
-            Place::View(view) => {
-                if self.kernel.array(view.array).space == warpsafe_ir::MemSpace::Constant
-                    && !self.constant_write_reported(n)
-                {
-                    self.constant_write(view.array, n);
-                }
-                self.write_view(view, v, n)
-            }
+            Place::View(view) => self.write_view(view, v, n),
             Place::Mem {
                 array,
                 index,
                 ty,
                 volatile,
             } => match ty {
-                _ if self.kernel.array(*array).space == warpsafe_ir::MemSpace::Constant
-                    && !self.constant_write_reported(n) =>
-                {
-                    self.constant_write(*array, n);
-                    self.write(p, v, n)
-                }
                 CType::Scalar(_) | CType::Atomic(..) | CType::FnPtr => {
                     let (t, access) = slot_access(ty, *volatile)
                         .expect("invariant: one-slot types have a slot access");

@@ -26,7 +26,7 @@
 
 use super::value::{add_offset, mul_offset, Place, Ptr, Value};
 use super::{Lowerer, R};
-use crate::types::CType;
+use crate::types::{CType, Layout};
 use tree_sitter::Node;
 use warpsafe_ir::{AccessKind, ArrayId, AssumeOrigin, BinOp, Expr, MemRef, ScalarTy, StmtKind};
 
@@ -119,18 +119,21 @@ fn from_bits(bits: Expr, t: ScalarTy) -> Expr {
     }
 }
 
+/// Whether slot `i` of a layout is `s` bytes at byte `i * s`, for every `i`.
+fn packed(l: &Layout, s: u64) -> bool {
+    l.slots
+        .iter()
+        .enumerate()
+        .all(|(i, (off, t))| t.size_bytes() == s && *off == i as u64 * s)
+}
+
 impl<'t> Lowerer<'_, 't> {
     /// The byte size of every slot of an element of type `elem`, when the
     /// element is a run of equal-size slots without padding.
     pub fn uniform_slot_bytes(&self, elem: &CType) -> Option<u64> {
         let l = self.items.types.layout(elem)?;
         let s = l.slots.first()?.1.size_bytes();
-        let packed = l
-            .slots
-            .iter()
-            .enumerate()
-            .all(|(i, (off, t))| t.size_bytes() == s && *off == i as u64 * s);
-        (packed && l.size == l.slots.len() as u64 * s).then_some(s)
+        (packed(&l, s) && l.size == l.slots.len() as u64 * s).then_some(s)
     }
 
     fn ptr_arrays(ptr: &Ptr) -> Vec<ArrayId> {
@@ -180,12 +183,7 @@ impl<'t> Lowerer<'_, 't> {
                     .types
                     .layout(t)
                     .filter(|l| l.size > 0)
-                    .is_none_or(|l| {
-                        gcd(l.size, slot) == slot
-                            && l.slots.iter().enumerate().all(|(i, (off, ty))| {
-                                ty.size_bytes() == slot && *off == i as u64 * slot
-                            })
-                    }),
+                    .is_none_or(|l| l.size.is_multiple_of(slot) && packed(&l, slot)),
             }
         })
     }
@@ -413,6 +411,13 @@ impl<'t> Lowerer<'_, 't> {
         (index, Expr::binary(BinOp::Rem, ScalarTy::U64, byte, s))
     }
 
+    /// The slot that begins at byte `v + off`, when it is known to begin
+    /// a slot (a value as wide as slots or wider starts there).
+    fn first_slot(&self, v: &View, off: u64, slot: u64) -> Option<Expr> {
+        (v.align.is_multiple_of(slot) && (v.extra + off).is_multiple_of(slot))
+            .then(|| self.slot_of(v, off, slot).0)
+    }
+
     fn access(v: &View) -> AccessKind {
         if v.volatile {
             AccessKind::Volatile
@@ -473,13 +478,12 @@ impl<'t> Lowerer<'_, 't> {
             let size = t.size_bytes();
             let wide = unsigned(size);
             if size >= slot {
-                if !v.align.is_multiple_of(slot) || !(v.extra + off).is_multiple_of(slot) {
-                    return Err(self.unsupported(
+                let first = self.first_slot(v, off, slot).ok_or_else(|| {
+                    self.unsupported(
                         n,
                         "a value spanning elements of memory used at another element size, at an address not aligned to them",
-                    ));
-                }
-                let (first, _) = self.slot_of(v, off, slot);
+                    )
+                })?;
                 let mut bits: Option<Expr> = None;
                 for j in 0..size / slot {
                     let part =
@@ -535,10 +539,9 @@ impl<'t> Lowerer<'_, 't> {
             let wide = unsigned(size);
             let bits = to_bits(value, t);
             if size >= slot {
-                if !v.align.is_multiple_of(slot) || !(v.extra + off).is_multiple_of(slot) {
-                    return Err(self.partial_write(v, t, slot, n));
-                }
-                let (first, _) = self.slot_of(v, off, slot);
+                let first = self
+                    .first_slot(v, off, slot)
+                    .ok_or_else(|| self.partial_write(v, t, slot, n))?;
                 let bits = self.hold(bits, wide, n);
                 for j in 0..size / slot {
                     let part = cast(st, shift(bits.clone(), wide, 8 * slot * j, true));
