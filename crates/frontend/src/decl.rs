@@ -18,6 +18,21 @@ pub struct TemplateEnv {
     pub values: HashMap<String, i128>,
 }
 
+impl TemplateEnv {
+    /// The arguments as one string, equal for equal environments (an
+    /// instance of a function template is its definition plus this key).
+    pub fn key(&self) -> String {
+        let mut parts: Vec<String> = self
+            .types
+            .iter()
+            .map(|(k, t)| format!("{k}={t:?}"))
+            .chain(self.values.iter().map(|(k, v)| format!("{k}={v}")))
+            .collect();
+        parts.sort();
+        parts.join(",")
+    }
+}
+
 /// Qualifiers and CUDA specifiers found on a declaration or definition.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Quals {

@@ -231,7 +231,8 @@ impl<'t> Lowerer<'_, 't> {
             })
             .filter(|(_, f)| {
                 let (min, max) = self.arity(f);
-                (min..=max).contains(&argc) && !self.call_stack.contains(&f.def.id())
+                (min..=max).contains(&argc)
+                    && !self.call_stack.iter().any(|(id, _)| *id == f.def.id())
             })
             .map(|(i, f)| (i as u32 + 1, f.clone()))
             .collect();
@@ -434,14 +435,6 @@ impl<'t> Lowerer<'_, 't> {
                 format!("a call to `{}`, which has syntax errors", f.name),
             ));
         }
-        if self.call_stack.contains(&f.def.id()) {
-            return Err(warpsafe_source::Diagnostic::error(
-                "recursion",
-                format!("recursive call to `{}`: recursion is not supported", f.name),
-            )
-            .at(self.span(n))
-            .with_label(self.syn.span(f.def), "the function is defined here"));
-        }
         if self.call_stack.len() > 64 {
             return Err(self.unsupported(n, "calls nested more than 64 deep"));
         }
@@ -521,6 +514,18 @@ impl<'t> Lowerer<'_, 't> {
             Some(s) => self.params_of(s),
             None => params,
         };
+        // A call of the function being inlined with the same template
+        // arguments recurses; `f<i - 1>` inside `f<i>` (compile-time
+        // unrolling, ended by a specialisation) does not.
+        let instance = (f.def.id(), tenv.key());
+        if self.call_stack.contains(&instance) {
+            return Err(warpsafe_source::Diagnostic::error(
+                "recursion",
+                format!("recursive call to `{}`: recursion is not supported", f.name),
+            )
+            .at(self.span(n))
+            .with_label(self.syn.span(f.def), "the function is defined here"));
+        }
         let body = f
             .def
             .child_by_field_name("body")
@@ -530,7 +535,7 @@ impl<'t> Lowerer<'_, 't> {
             std::mem::replace(&mut self.scopes, vec![std::collections::HashMap::new()]);
         let saved_loops = std::mem::take(&mut self.loops);
         let saved_usings = std::mem::take(&mut self.local_usings);
-        self.call_stack.push(f.def.id());
+        self.call_stack.push(instance);
         self.ns_stack.push(f.ns.clone());
         self.instances.push(self.next_instance);
         self.next_instance += 1;

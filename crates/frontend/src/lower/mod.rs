@@ -85,8 +85,9 @@ pub struct Lowerer<'a, 't> {
     shared_sites: HashMap<usize, Place>,
     loops: Vec<LoopCtx>,
     returns: Vec<ReturnCtx>,
-    /// The definitions being inlined (by syntax node id): recursion.
-    call_stack: Vec<usize>,
+    /// The definitions being inlined (by syntax node id), each with its
+    /// template arguments ([`TemplateEnv::key`]): recursion.
+    call_stack: Vec<(usize, String)>,
     /// The object each function on the call stack was called on, with its
     /// class (`None` for free functions): `this`, and member lookup.
     this_stack: Vec<Option<(String, Place)>>,
@@ -133,6 +134,7 @@ impl<'a, 't> Lowerer<'a, 't> {
         template_args: Vec<String>,
     ) -> Self {
         let span = syn.span(f.def);
+        let instance_key = tenv.key();
         Lowerer {
             syn,
             items,
@@ -154,7 +156,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             shared_sites: HashMap::new(),
             loops: Vec::new(),
             returns: Vec::new(),
-            call_stack: vec![f.def.id()],
+            call_stack: vec![(f.def.id(), instance_key)],
             ns_stack: vec![f.ns.clone()],
             this_stack: vec![None],
             type_cache: HashMap::new(),
