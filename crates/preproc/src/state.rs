@@ -35,6 +35,15 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("__CUDACC_VER_BUILD__", "0"),
     ("__DATE__", "\"Jan  1 1970\""),
     ("__TIME__", "\"00:00:00\""),
+    // The host platform nvcc runs on most often (x86-64 Linux, LP64: `long`
+    // is 64 bits, as warpsafe's types have it), so that code written for
+    // it (`#if defined(__linux__) ... #else #error`) preprocesses.
+    ("__linux__", "1"),
+    ("__linux", "1"),
+    ("__unix__", "1"),
+    ("__unix", "1"),
+    ("__x86_64__", "1"),
+    ("__LP64__", "1"),
     // nvcc's attribute macros (host_defines.h), which carry no semantics
     // for verification; defined away so the grammar never sees them.
     ("__align__(n)", ""),

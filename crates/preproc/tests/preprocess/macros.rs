@@ -213,6 +213,16 @@ fn predefined_macros() {
     assert_eq!(lines[4], "5");
 }
 
+/// Code written for the platform nvcc runs on (`#if defined(__linux__)`,
+/// an `#error` otherwise) preprocesses: x86-64 Linux, LP64.
+#[test]
+fn host_platform_macros() {
+    let src = "#if defined(__linux__) && defined(__unix__) && defined(__x86_64__) && __LP64__\nlinux\n#else\n#error Unsupported system\n#endif\n";
+    let r = run(src);
+    assert!(r.errors().is_empty(), "{:?}", r.errors());
+    assert_eq!(r.text().trim(), "linux");
+}
+
 #[test]
 fn command_line_defines_and_undefines() {
     let opts = Options {
