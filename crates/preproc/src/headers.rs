@@ -21,6 +21,7 @@ const TIME: &str = include_str!("headers/time.h");
 const MATH: &str = include_str!("headers/math.h");
 const MATH_CONSTANTS: &str = include_str!("headers/math_constants.h");
 const CUDA: &str = include_str!("headers/cuda.h");
+const CUFFT: &str = include_str!("headers/cufft.h");
 const CUDA_RUNTIME: &str = include_str!("headers/cuda_runtime.h");
 const CUDA_RUNTIME_API: &str = include_str!("headers/cuda_runtime_api.h");
 const HELPER_CUDA: &str = include_str!("headers/helper_cuda.h");
@@ -32,6 +33,8 @@ pub(crate) fn lookup(name: &str) -> Option<&'static str> {
         "cuda_runtime.h" => CUDA_RUNTIME,
         "cuda_runtime_api.h" => CUDA_RUNTIME_API,
         "cuda.h" => CUDA,
+        "cufft.h" => CUFFT,
+        "cufftXt.h" => "#include <cufft.h>\n",
         "helper_cuda.h" => HELPER_CUDA,
         "helper_functions.h" => HELPER_FUNCTIONS,
         "math_constants.h" => MATH_CONSTANTS,
@@ -86,6 +89,8 @@ mod tests {
         assert!(lookup("stdint.h").is_some_and(|t| t.contains("typedef unsigned int uint32_t;")));
         assert!(lookup("sm_60_atomic_functions.h").is_some());
         assert!(lookup("cuda/std/atomic").is_some());
+        assert!(lookup("cufftXt.h").is_some_and(|t| t.contains("<cufft.h>")));
+        assert!(lookup("cufft.h").is_some_and(|t| t.contains("typedef float2 cufftComplex;")));
         assert!(lookup("no_such_header.h").is_none());
         assert!(lookup("sm_.h").is_none());
     }
