@@ -29,7 +29,7 @@ const BUILTIN_TEMPLATES: &[&str] = &[
     "atomic_ref",
     "thread_block_tile",
     "numeric_limits",
-    // Texture and surface reads (`tex1Dfetch<float2>(tex, i)`).
+    // Texture and surface accesses (`tex1Dfetch<float2>(tex, i)`).
     "tex1Dfetch",
     "tex1D",
     "tex2D",
@@ -45,6 +45,17 @@ const BUILTIN_TEMPLATES: &[&str] = &[
     "surf1Dread",
     "surf2Dread",
     "surf3Dread",
+    "surf1DLayeredread",
+    "surf2DLayeredread",
+    "surfCubemapread",
+    "surfCubemapLayeredread",
+    "surf1Dwrite",
+    "surf2Dwrite",
+    "surf3Dwrite",
+    "surf1DLayeredwrite",
+    "surf2DLayeredwrite",
+    "surfCubemapwrite",
+    "surfCubemapLayeredwrite",
     // Cooperative groups' reduction operators (`cg::plus<int>()`).
     "plus",
     "less",

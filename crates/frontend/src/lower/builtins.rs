@@ -416,14 +416,14 @@ impl<'t> Lowerer<'_, 't> {
             }
             "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered"
             | "tex2DLod" | "tex3DLod" | "tex1DLod" | "tex2DGrad" | "texCubemap"
-            | "texCubemapLayered" | "surf1Dread" | "surf2Dread" | "surf3Dread" => {
+            | "texCubemapLayered" => {
                 for a in args.iter().skip(1) {
                     self.value(*a)?;
                 }
                 self.warn(
                     n,
                     format!(
-                        "`{name}` reads a texture or surface: the value is unknown (warpsafe does not model texture memory)"
+                        "`{name}` reads a texture: the value is unknown (warpsafe does not model texture memory)"
                     ),
                 );
                 // The element type is the template argument (`tex2D<uchar4>`);
@@ -505,6 +505,9 @@ impl<'t> Lowerer<'_, 't> {
                 }
                 if super::warp_exchange::is_warp_exchange(name) {
                     return self.warp_exchange(name, args, n).map(Some);
+                }
+                if let Some(shape) = super::surface::shape(name) {
+                    return self.surface(name, shape, targs, args, n).map(Some);
                 }
                 if let Some(why) = unsupported_intrinsic(name) {
                     return Err(self.unsupported(n, format!("the intrinsic `{name}` ({why})")));
@@ -1212,9 +1215,6 @@ fn unsupported_intrinsic(name: &str) -> Option<&'static str> {
         } else {
             "a warp intrinsic without a mask, removed in CUDA 9: use its `_sync` form"
         });
-    }
-    if name.starts_with("surf") {
-        return Some("surface writes are not modelled");
     }
     None
 }

@@ -18,6 +18,7 @@ mod memcpy;
 mod overload;
 mod place;
 mod stmt;
+mod surface;
 mod targets;
 mod value;
 mod view;
@@ -123,6 +124,8 @@ pub struct Lowerer<'a, 't> {
     addr_taken: Vec<HashSet<String>>,
     names: HashMap<String, u32>,
     pub warnings: Vec<Diagnostic>,
+    /// The surface layout approximation was stated (once per kernel).
+    surface_noted: bool,
 }
 
 impl<'a, 't> Lowerer<'a, 't> {
@@ -173,6 +176,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             addr_taken: Vec::new(),
             names: HashMap::new(),
             warnings: Vec::new(),
+            surface_noted: false,
         }
     }
 

@@ -35,7 +35,8 @@ struct cudaPos {
 typedef unsigned long long cudaGraphConditionalHandle;
 typedef struct CUstream_st *cudaStream_t;
 typedef unsigned long long cudaTextureObject_t;
-typedef unsigned long long cudaSurfaceObject_t;
+// A surface is a byte array to warpsafe (see the front end's surface.rs).
+typedef unsigned char *cudaSurfaceObject_t;
 typedef struct CUevent_st *cudaEvent_t;
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
