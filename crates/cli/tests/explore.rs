@@ -532,6 +532,34 @@ fn sincosf_stores_sine_and_cosine_through_its_pointers() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
 }
 
+/// The C and CUDA math functions the interpreter evaluates are all known
+/// to the front end (cuda-samples' dxtc calls `rintf`): each assertion
+/// holds on a GPU, and a wrong one fails.
+#[test]
+fn math_functions_are_evaluated() {
+    let src = "#include <assert.h>\n__global__ void k(float *x) {\n  float two = x[0];\n  assert(rintf(two + 0.5f) == 2.0f && nearbyintf(3.5f) == 4.0f && trunc(-2.5) == -2.0);\n  assert(acosf(1.0f) == 0.0f && asinf(0.0f) == 0.0f && cbrtf(27.0f) == 3.0f);\n  assert(hypotf(3.0f, 4.0f) == 5.0f && copysignf(two, -1.0f) == -2.0f && fdimf(two, 5.0f) == 0.0f);\n  assert(__float_as_uint(1.0f) == 0x3f800000u && __uint_as_float(0x40000000u) == two);\n  assert(__float2int_rd(-0.5f) == -1 && __float2int_ru(0.5f) == 1 && isfinite(two) && signbit(-two));\n  assert(log1pf(0.0f) == 0.0f && expm1f(0.0f) == 0.0f && sinhf(0.0f) == 0.0f && coshf(0.0f) == 1.0f);\n}\n";
+    let path = file("math.cu", src);
+    let args = ["--grid-dim", "1", "--block-dim", "1", "--array", "x=[2.0]"];
+    let out = explore(&path, &args);
+    assert!(
+        out.stdout.contains("kernel k: SAFE"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let wrong = file(
+        "math_wrong.cu",
+        &src.replace("cbrtf(27.0f) == 3.0f", "cbrtf(27.0f) == 9.0f"),
+    );
+    let out = explore(&wrong, &args);
+    assert!(
+        out.stdout.contains("assertion violated") && out.stdout.contains("cbrtf(27.0f) == 9.0f"),
+        "{}",
+        out.stdout
+    );
+}
+
 /// A witness of thousands of events is shortened around its errors: ten
 /// errors listed, the events near each marked one and each thread's last,
 /// the coherence order of marked locations only, and a line saying so;
