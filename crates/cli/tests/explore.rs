@@ -532,6 +532,40 @@ fn sincosf_stores_sine_and_cosine_through_its_pointers() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
 }
 
+/// A reduction written for a `thread_group` runs over the group it is
+/// passed (the block, then run-time tiles of 16): with both `g.sync()`s no
+/// execution races, without the second one the tiles' threads race.
+#[test]
+fn a_thread_group_is_the_group_it_is_given() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "32",
+        "--array",
+        "out=64",
+        "--max-active-threads",
+        "32",
+    ];
+    let out = explore(&dir.join("coop_groups_thread_group.cu"), &flags);
+    assert!(
+        out.stdout.contains("kernel reduce: SAFE"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let out = explore(&dir.join("coop_groups_thread_group_racy.cu"), &flags);
+    assert!(
+        out.stdout.contains("kernel reduce: ERRORS FOUND")
+            && out.stdout.contains("error: data race on scratch["),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+}
+
 /// The C and CUDA math functions the interpreter evaluates are all known
 /// to the front end (cuda-samples' dxtc calls `rintf`): each assertion
 /// holds on a GPU, and a wrong one fails.

@@ -207,13 +207,11 @@ impl TypeCx<'_> {
             "thread_block" => Ok(CType::Group(GroupKind::Block)),
             "grid_group" => Ok(CType::Group(GroupKind::Grid)),
             "coalesced_group" => Ok(CType::Group(GroupKind::Coalesced)),
-            "thread_group" => Err(Diagnostic::error(
-                "unsupported",
-                "`thread_group` (a group whose kind is only known at run time) is not supported; use `thread_block` or a tile type",
-            )
-            .at(self.syn.span(n))),
-            _ => Err(Diagnostic::error("unknown-type", format!("unknown type `{name}`"))
-                .at(self.syn.span(n))),
+            "thread_group" => Ok(CType::Group(GroupKind::Any)),
+            _ => Err(
+                Diagnostic::error("unknown-type", format!("unknown type `{name}`"))
+                    .at(self.syn.span(n)),
+            ),
         }
     }
 

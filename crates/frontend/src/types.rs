@@ -16,6 +16,10 @@ pub enum GroupKind {
     /// `coalesced_group` (`coalesced_threads()`): the threads of the warp
     /// active at the call, whose number and ranks depend on divergence.
     Coalesced,
+    /// `thread_group`, the type of any group: a variable or parameter of
+    /// it holds the group it is initialised with or passed (groups are
+    /// values the front end knows at each use), so no value has this kind.
+    Any,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -82,6 +86,7 @@ impl CType {
             CType::Group(GroupKind::Grid) => "grid_group".into(),
             CType::Group(GroupKind::Tile(n)) => format!("thread_block_tile<{n}>"),
             CType::Group(GroupKind::Coalesced) => "coalesced_group".into(),
+            CType::Group(GroupKind::Any) => "thread_group".into(),
             CType::FnPtr => "function pointer".into(),
         }
     }
