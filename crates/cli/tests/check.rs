@@ -564,6 +564,30 @@ fn check_file(rel: &str, extra: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// A barrier divergence that needs certain arguments (threads past `n`
+/// leave before the barrier) is *possible*, named with arguments under
+/// which every block agrees, and exits 2; one that happens whatever the
+/// host passes (a barrier under `threadIdx.x < 7`) stays provable, exit 1.
+#[test]
+fn a_divergence_that_needs_certain_arguments_is_possible() {
+    let dir = "tests/kernels/constructs";
+    let (code, stdout) = check_file(&format!("{dir}/barrier_divergence_by_argument.cu"), &[]);
+    assert!(stdout.contains("kernel scale: DIVERGENT"), "{stdout}");
+    assert!(
+        stdout.contains("[possible: only for some launches or arguments: with n=")
+            && stdout.contains("the threads of each block agree at the barrier"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(2), "{stdout}");
+    let (code, stdout) = check_file(&format!("{dir}/barrier_divergence_every_barrier.cu"), &[]);
+    assert!(
+        stdout.contains("DIVERGENT") && stdout.contains("[provable]"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
 /// What the host code's launches say about the dimensions and the
 /// parameters together is assumed and stated: `halves<<<blocksFor(n, 256),
 /// 256>>>(d, n)` (a helper inlined) keeps every `i` below `n`, so the two

@@ -911,12 +911,24 @@ pub(crate) struct Session {
     pub(crate) solver: Solver,
     pub(crate) globals: Globals,
     /// The synchronized loops whose well-formedness context the solver's
-    /// open scopes hold (see [`enter_context`]): the loop (compared by
-    /// address only), its variable, its id.
-    context: Vec<(*const ForLoop, Term, LoopId)>,
+    /// open scopes hold (see [`enter_context`]).
+    context: Vec<ContextLoop>,
     /// The pair class's condition on two threads of one block (see
     /// `groups`), for the two-thread questions.
     pub(crate) class: Option<Term>,
+}
+
+/// One synchronized loop of a well-formedness context.
+struct ContextLoop {
+    /// The loop, compared by address only.
+    ptr: *const ForLoop,
+    /// Its variable, shared by the two threads of a block.
+    var: Term,
+    id: LoopId,
+    /// The constants and constraints of its domain, as asserted (replayed
+    /// in a question about every launch, see `universal`).
+    decls: Vec<(String, Sort)>,
+    constraints: Vec<Term>,
 }
 
 impl Session {
@@ -1294,9 +1306,10 @@ impl Check<'_> {
                 Ok(term::or(differ))
             })
         });
+        let mut question = None;
         let out = match r {
-            Ok(CheckResult::Unsat) => Ok(Uniformity::Uniform),
-            Ok(CheckResult::Sat) => {
+            Ok((CheckResult::Unsat, _)) => Ok(Uniformity::Uniform),
+            Ok((CheckResult::Sat, parts)) => {
                 // Two threads (of one block, with `same_block`) that
                 // disagree: a divergence, with the parameters it reads.
                 let mut read = Vec::new();
@@ -1315,17 +1328,61 @@ impl Check<'_> {
                         ],
                     }
                 } else {
+                    question = Some(Question {
+                        decls: parts.decls,
+                        reach: parts.reach,
+                        collide: parts.goal,
+                        across: None,
+                    });
                     Certainty::Provable
                 };
                 Ok(Uniformity::Differs { threads, certainty })
             }
-            Ok(CheckResult::Unknown(_)) => Ok(Uniformity::Unproved),
+            Ok((CheckResult::Unknown(_), _)) => Ok(Uniformity::Unproved),
             // Not encodable: not proved uniform.
             Err(Fatal::Encode(_)) => Ok(Uniformity::Unproved),
             Err(e) => Err(e),
         };
         s.solver.pop()?;
-        out
+        match (out, question) {
+            (Ok(Uniformity::Differs { threads, .. }), Some(q)) => {
+                let certainty = match self.divergence_for_every_launch(&q) {
+                    Some(reason) => Certainty::Possible {
+                        reasons: vec![reason],
+                    },
+                    None => Certainty::Provable,
+                };
+                Ok(Uniformity::Differs { threads, certainty })
+            }
+            (out, _) => out,
+        }
+    }
+
+    /// Whether two threads of a block disagree (as a query found they can)
+    /// for every launch and argument, asked as races are (see `universal`:
+    /// are there arguments and open dimensions under which the context is
+    /// reached, yet no two threads of a block disagree?). `None`: for
+    /// every one, the divergence is *provable*; otherwise why it is only
+    /// possible. The session ends first (one capped solver process per
+    /// thread); the next query starts a new one.
+    fn divergence_for_every_launch(&mut self, q: &Question) -> Option<String> {
+        let Some(Session {
+            solver, globals, ..
+        }) = self.session.take()
+        else {
+            return Some("not shown to happen for every launch and argument".into());
+        };
+        drop(solver);
+        let mut universal = Universal::new(
+            &self.config,
+            &globals.prelude,
+            &globals.params,
+            &self.kernel.launch,
+            [&globals.shared.block_dim, &globals.shared.grid_dim],
+        );
+        universal
+            .ask(q)
+            .reason_as("the threads of each block agree at the barrier")
     }
 
     /// One well-formedness query in its own push/pop scope: the inner
@@ -1342,7 +1399,8 @@ impl Check<'_> {
         let s = self.session()?;
         let entered = enter_context(s, n, sync_loops);
         s.solver.push()?;
-        let r = entered.and_then(|()| context_query(s, n, guards, true, false, goal));
+        let r =
+            entered.and_then(|()| context_query(s, n, guards, true, false, goal).map(|(r, _)| r));
         s.solver.pop()?;
         Ok(r)
     }
@@ -1406,7 +1464,7 @@ fn enter_context(s: &mut Session, n: usize, sync_loops: &[&ForLoop]) -> Result<(
         .context
         .iter()
         .zip(sync_loops)
-        .take_while(|((p, _, _), l)| std::ptr::eq(*p, **l))
+        .take_while(|(c, l)| std::ptr::eq(c.ptr, **l))
         .count();
     while s.context.len() > common {
         s.solver.pop()?;
@@ -1415,11 +1473,7 @@ fn enter_context(s: &mut Session, n: usize, sync_loops: &[&ForLoop]) -> Result<(
     for (k, l) in sync_loops.iter().enumerate().skip(common) {
         let g = &s.globals;
         let mut e = Encoder::new(&g.shared, &g.threads[0], &format!("wf{n}l{k}"));
-        e.loop_vars = s
-            .context
-            .iter()
-            .map(|(_, v, id)| (*id, v.clone()))
-            .collect();
+        e.loop_vars = s.context.iter().map(|c| (c.id, c.var.clone())).collect();
         let lo = e.encode_as(&l.lo, l.ty)?;
         let hi = e.encode_as(&l.hi, l.ty)?;
         let v = e.fresh("v", sort_of(l.ty)?);
@@ -1431,12 +1485,30 @@ fn enter_context(s: &mut Session, n: usize, sync_loops: &[&ForLoop]) -> Result<(
         for (name, sort) in &e.decls {
             s.solver.declare_const(name, sort)?;
         }
-        for a in constraints {
-            s.solver.assert(&a)?;
+        for a in &constraints {
+            s.solver.assert(a)?;
         }
-        s.context.push((*l as *const ForLoop, v, l.loop_id));
+        s.context.push(ContextLoop {
+            ptr: *l as *const ForLoop,
+            var: v,
+            id: l.loop_id,
+            decls: e.decls,
+            constraints,
+        });
     }
     Ok(())
+}
+
+/// What a well-formedness query asserted beyond the session's globals:
+/// the question "for every launch?" is built from it (see `universal`).
+struct QueryParts {
+    /// Constants of the context's loops and of both threads' encoders.
+    decls: Vec<(String, Sort)>,
+    /// The context's loop domains, the enclosing conditions for both
+    /// threads and the encoders' facts.
+    reach: Vec<Term>,
+    /// The goal, with what makes the two threads a pair of one block.
+    goal: Vec<Term>,
 }
 
 /// Asserts the per-query part of a well-formedness context (the enclosing
@@ -1450,13 +1522,9 @@ fn context_query(
     same_block: bool,
     pair: bool,
     goal: impl FnOnce(&mut Encoder<'_>, &mut Encoder<'_>) -> Result<Term, EncodeError>,
-) -> Result<CheckResult, Fatal> {
+) -> Result<(CheckResult, QueryParts), Fatal> {
     let g = &s.globals;
-    let vars: HashMap<LoopId, Term> = s
-        .context
-        .iter()
-        .map(|(_, v, id)| (*id, v.clone()))
-        .collect();
+    let vars: HashMap<LoopId, Term> = s.context.iter().map(|c| (c.id, c.var.clone())).collect();
     let mut asserts = Vec::new();
     let mut decls = Vec::new();
     let mut e1 = Encoder::new(&g.shared, &g.threads[0], &format!("wf{n}t1"));
@@ -1467,7 +1535,7 @@ fn context_query(
         asserts.push(e1.encode_program(c, ScalarTy::Bool)?);
         asserts.push(e2.encode_program(c, ScalarTy::Bool)?);
     }
-    asserts.push(goal(&mut e1, &mut e2)?);
+    let mut goals = vec![goal(&mut e1, &mut e2)?];
     asserts.append(&mut e1.facts);
     asserts.append(&mut e2.facts);
     decls.extend(e1.decls);
@@ -1475,16 +1543,34 @@ fn context_query(
     for (name, sort) in &decls {
         s.solver.declare_const(name, sort)?;
     }
-    for a in &asserts {
+    for a in asserts.iter().chain(&goals) {
         s.solver.assert(a)?;
     }
     if same_block {
+        goals.push(s.same_block());
         s.solver.assert(&s.same_block())?;
         if let Some(class) = s.class.as_ref().filter(|_| pair) {
+            goals.push(class.clone());
             s.solver.assert(class)?;
         }
     }
-    Ok(s.solver.check()?)
+    let result = s.solver.check()?;
+    let parts = QueryParts {
+        decls: s
+            .context
+            .iter()
+            .flat_map(|c| c.decls.clone())
+            .chain(decls)
+            .collect(),
+        reach: s
+            .context
+            .iter()
+            .flat_map(|c| c.constraints.clone())
+            .chain(asserts)
+            .collect(),
+        goal: goals,
+    };
+    Ok((result, parts))
 }
 
 impl<'k> Check<'k> {

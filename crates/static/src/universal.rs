@@ -167,13 +167,20 @@ impl Answer {
     /// The reason a race whose answer is not [`Answer::Every`] is only
     /// possible.
     pub(crate) fn reason(&self) -> Option<String> {
+        self.reason_as("both accesses run and do not collide")
+    }
+
+    /// The reason a finding whose answer is not [`Answer::Every`] is only
+    /// possible, saying what `clean` launches show (`the threads of each
+    /// block agree on the barrier`).
+    pub(crate) fn reason_as(&self, clean: &str) -> Option<String> {
         match self {
             Answer::Every => None,
             Answer::NotFor(values) if values.is_empty() => {
                 Some("only for some launches or arguments".to_string())
             }
             Answer::NotFor(values) => Some(format!(
-                "only for some launches or arguments: with {} both accesses run and do not collide \
+                "only for some launches or arguments: with {} {clean} \
                  (check that the host never passes the witness's values)",
                 values.join(", ")
             )),
