@@ -103,6 +103,10 @@ pub struct TypeCx<'a> {
     pub types: &'a TypeTable,
     pub tenv: &'a TemplateEnv,
     pub consts: &'a dyn ConstEnv,
+    /// Classes with member types (`vec4<T>::Type`), see `member_types`.
+    pub classes: &'a [crate::member_types::ClassTypes<'a>],
+    /// How many member types are being resolved around this one.
+    pub depth: u32,
 }
 
 type Res<T> = Result<T, Diagnostic>;
@@ -137,6 +141,15 @@ impl TypeCx<'_> {
                 Some(inner) => self.base_type(inner),
                 None => Err(self.unsupported(n, text)),
             },
+            "qualified_identifier" if self.names_member_type(n) => {
+                let (Some(scope), Some(name)) = (
+                    n.child_by_field_name("scope"),
+                    n.child_by_field_name("name"),
+                ) else {
+                    return Err(self.unsupported(n, text));
+                };
+                self.member_type(scope, name)
+            }
             "qualified_identifier" => {
                 // `cg::thread_block`, `cuda::atomic_ref<int, ...>`, `std::size_t`.
                 let mut scopes = Vec::new();
@@ -173,6 +186,27 @@ impl TypeCx<'_> {
             .at(self.syn.span(n))),
             _ => Err(self.unsupported(n, text)),
         }
+    }
+
+    /// `S::T` or `C<A>::T` where `S`/`C` is a class of the file with member
+    /// types (not a namespace, as in `cg::thread_block`).
+    fn names_member_type(&self, n: Node) -> bool {
+        let (Some(scope), Some(name)) = (
+            n.child_by_field_name("scope"),
+            n.child_by_field_name("name"),
+        ) else {
+            return false;
+        };
+        let class = match scope.kind() {
+            "template_type" => scope.child_by_field_name("name"),
+            "namespace_identifier" | "type_identifier" => Some(scope),
+            _ => None,
+        };
+        name.kind() == "type_identifier"
+            && class.is_some_and(|c| {
+                let c = self.syn.text(c);
+                self.classes.iter().any(|k| k.name == c)
+            })
     }
 
     /// The type an identifier names, when it names one.

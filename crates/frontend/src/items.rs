@@ -8,6 +8,7 @@
 
 use crate::consteval::{eval, ConstEnv};
 use crate::decl::{anon_struct_name, quals, Quals, TemplateEnv, TypeCx};
+use crate::member_types::ClassTypes;
 use crate::syntax::{named_children, Syntax};
 use crate::types::{CType, StructDef, TypeTable};
 use std::collections::HashMap;
@@ -120,6 +121,8 @@ pub struct Items<'t> {
     pub ambiguous: std::collections::HashSet<String>,
     /// Constructors, destructors and default member initialisers by class.
     pub classes: HashMap<String, ClassInfo<'t>>,
+    /// Class (template) bodies that declare member types, in file order.
+    pub class_types: Vec<ClassTypes<'t>>,
     pub diagnostics: Vec<Diagnostic>,
     /// The namespaces being walked during collection.
     ns: Vec<String>,
@@ -285,6 +288,7 @@ impl<'t> Items<'t> {
                 }
             }
             "struct_specifier" | "class_specifier" | "union_specifier" => {
+                self.member_types(syn, n, template);
                 let name = n.child_by_field_name("name");
                 if !template.is_empty() || name.is_some_and(|c| c.kind() == "template_type") {
                     self.pointer_conversion(syn, n, template);
@@ -310,6 +314,36 @@ impl<'t> Items<'t> {
             }
             _ => {}
         }
+    }
+
+    /// Records a class body that declares member types (`typedef float4
+    /// Type;`), with its template parameters or specialisation arguments.
+    fn member_types(&mut self, syn: &'t Syntax, n: Node<'t>, template: &[TemplateParam<'t>]) {
+        let (Some(name), Some(body)) =
+            (n.child_by_field_name("name"), n.child_by_field_name("body"))
+        else {
+            return;
+        };
+        if !named_children(body)
+            .iter()
+            .any(|m| matches!(m.kind(), "type_definition" | "alias_declaration"))
+        {
+            return;
+        }
+        let (class, spec) = match name.kind() {
+            "template_type" => (
+                name.child_by_field_name("name"),
+                name.child_by_field_name("arguments"),
+            ),
+            _ => (Some(name), None),
+        };
+        let Some(class) = class else { return };
+        self.class_types.push(ClassTypes {
+            name: syn.text(class).to_string(),
+            params: template.to_vec(),
+            spec,
+            body,
+        });
     }
 
     /// A class template's conversion to a pointer (cuda-samples'
@@ -384,6 +418,8 @@ impl<'t> Items<'t> {
             types: &self.types,
             tenv: EMPTY.get_or_init(TemplateEnv::default),
             consts: &self.consts,
+            classes: &self.class_types,
+            depth: 0,
         }
     }
 
@@ -975,7 +1011,10 @@ fn special_member(syn: &Syntax, mut d: Node) -> Option<Special> {
 pub fn declared_name(syn: &Syntax, mut d: Node) -> Option<String> {
     loop {
         match d.kind() {
-            "identifier" | "field_identifier" => return Some(syn.text(d).to_string()),
+            // A typedef declares a `type_identifier`.
+            "identifier" | "field_identifier" | "type_identifier" => {
+                return Some(syn.text(d).to_string())
+            }
             _ => {
                 d = d.child_by_field_name("declarator").or_else(|| {
                     named_children(d)

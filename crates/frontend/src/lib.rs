@@ -16,6 +16,7 @@ mod launch_path;
 mod launch_relation;
 mod launch_templates;
 pub(crate) mod lower;
+mod member_types;
 mod syntax;
 mod types;
 

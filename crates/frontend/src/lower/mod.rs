@@ -207,6 +207,8 @@ impl<'a, 't> Lowerer<'a, 't> {
             types: &self.items.types,
             tenv: &self.tenv,
             consts: self,
+            classes: &self.items.class_types,
+            depth: 0,
         }
     }
 

@@ -296,6 +296,8 @@ impl<'t> Lowerer<'_, 't> {
             types: &self.items.types,
             tenv: &env,
             consts: self,
+            classes: &self.items.class_types,
+            depth: 0,
         };
         let mut ranks = Vec::new();
         for (i, arg) in args.iter().enumerate() {
