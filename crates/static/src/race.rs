@@ -1817,8 +1817,25 @@ impl<'k> Check<'k> {
                     prelude.declare(solver, &format!("{name}_z"), &u32s, thread)?,
                 ])
             };
-        let block_dim = dims(solver, "blockDim", false)?;
-        let grid_dim = dims(solver, "gridDim", false)?;
+        let mut block_dim = dims(solver, "blockDim", false)?;
+        let mut grid_dim = dims(solver, "gridDim", false)?;
+        // A dimension the launch fixes is its literal in every term: a
+        // product with it stays linear (a named constant made `blockDim.x *
+        // threadIdx.y` a product of two unknowns to the solver, slow in
+        // the quantified question of `universal`). The named constant is
+        // still declared and equal to it (below), for models and replays.
+        let launch = &self.kernel.launch;
+        let literal = |v: u64| term::bv(u128::from(v), 32);
+        let named_block = block_dim.clone();
+        let named_grid = grid_dim.clone();
+        for d in 0..3 {
+            if let Some(b) = launch.block_dim(d) {
+                block_dim[d] = literal(b);
+            }
+            if let Some(g) = launch.grid_dim(d) {
+                grid_dim[d] = literal(g);
+            }
+        }
         let threads = [
             ThreadVars {
                 thread_idx: dims(solver, "t1_threadIdx", true)?,
@@ -1856,8 +1873,7 @@ impl<'k> Check<'k> {
             params.push((v.name.clone(), v.ty, c));
         }
         // Launch dimensions: CUDA's limits, and the concrete values if known.
-        let u = |v: u64| term::bv(u128::from(v), 32);
-        let launch = &self.kernel.launch;
+        let u = literal;
         // Concrete dimensions are taken as given, even beyond CUDA's limits
         // (such a launch fails on a GPU; a note says so); symbolic ones
         // range over what CUDA allows.
@@ -1872,7 +1888,7 @@ impl<'k> Check<'k> {
             // reads, assumed 1).
             match launch.block_dim(d) {
                 Some(b) => {
-                    prelude.assert(solver, term::eq(block_dim[d].clone(), u(b)), Fact::Launch)?
+                    prelude.assert(solver, term::eq(named_block[d].clone(), u(b)), Fact::Launch)?
                 }
                 None => prelude.assert(
                     solver,
@@ -1882,7 +1898,7 @@ impl<'k> Check<'k> {
             }
             match launch.grid_dim(d) {
                 Some(g) => {
-                    prelude.assert(solver, term::eq(grid_dim[d].clone(), u(g)), Fact::Launch)?
+                    prelude.assert(solver, term::eq(named_grid[d].clone(), u(g)), Fact::Launch)?
                 }
                 None => prelude.assert(
                     solver,
