@@ -566,6 +566,44 @@ fn a_thread_group_is_the_group_it_is_given() {
     assert_eq!(out.code, Some(1), "{}", out.stderr);
 }
 
+/// Inline PTX read exactly (`asm.rs`): the lane and its masks along the
+/// block's linear thread index (40 threads in rows of 20: the second warp
+/// starts in row 1), `bfind`, `vabsdiff4` and `%tid.x` give what a GPU
+/// gives; a wrong expectation fails.
+#[test]
+fn inline_ptx_lanes_and_bit_operations_are_exact() {
+    let src = "#include <assert.h>\n__global__ void k(unsigned *out) {\n  unsigned lane, lt, le, gt, ge, eq, msb, sad, tx;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n  asm(\"mov.u32 %0, %%lanemask_lt;\" : \"=r\"(lt));\n  asm(\"mov.u32 %0, %%lanemask_le;\" : \"=r\"(le));\n  asm(\"mov.u32 %0, %%lanemask_gt;\" : \"=r\"(gt));\n  asm(\"mov.u32 %0, %%lanemask_ge;\" : \"=r\"(ge));\n  asm(\"mov.u32 %0, %%lanemask_eq;\" : \"=r\"(eq));\n  asm volatile(\"bfind.u32 %0, %1;\" : \"=r\"(msb) : \"r\"(lane));\n  asm(\"vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;\" : \"=r\"(sad) : \"r\"(0x01020304u), \"r\"(0x04030201u), \"r\"(lane));\n  asm(\"mov.u32 %0, %%tid.x;\" : \"=r\"(tx));\n  assert(lane == (threadIdx.y * blockDim.x + threadIdx.x) % 32);\n  assert(lt == (1u << lane) - 1u && eq == 1u << lane && le == (lt | eq));\n  assert(gt == ~le && ge == ~lt);\n  assert(lane == 0 ? msb == 0xffffffffu : msb == 31 - __clz(lane));\n  assert(sad == 8 + lane && tx == threadIdx.x);\n  out[threadIdx.y * 20 + threadIdx.x] = lane;\n}\n";
+    let path = file("ptx.cu", src);
+    let args = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "20,2",
+        "--array",
+        "out=40",
+        "--max-active-threads",
+        "40",
+    ];
+    let out = explore(&path, &args);
+    assert!(
+        out.stdout.contains("kernel k: SAFE"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let wrong = file(
+        "ptx_wrong.cu",
+        &src.replace("sad == 8 + lane", "sad == 9 + lane"),
+    );
+    let out = explore(&wrong, &args);
+    assert!(
+        out.stdout.contains("assertion violated") && out.stdout.contains("sad == 9 + lane"),
+        "{}",
+        out.stdout
+    );
+}
+
 /// The C and CUDA math functions the interpreter evaluates are all known
 /// to the front end (cuda-samples' dxtc calls `rintf`): each assertion
 /// holds on a GPU, and a wrong one fails.

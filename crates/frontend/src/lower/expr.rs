@@ -135,7 +135,10 @@ impl<'t> Lowerer<'_, 't> {
             "new_expression" | "delete_expression" => {
                 Err(self.unsupported(n, "dynamic allocation (`new`/`delete`)"))
             }
-            "gnu_asm_expression" => Err(self.unsupported(n, "inline assembly")),
+            "gnu_asm_expression" => {
+                self.inline_asm(n)?;
+                Ok(Value::Void)
+            }
             "this" => Err(self.unsupported(n, "`this` (class methods)")),
             other => Err(self.unsupported(n, format!("expression kind `{other}`"))),
         }

@@ -7,6 +7,7 @@
 //!   kernel with silently missing behaviour.
 //! - Every emitted statement carries the span of the syntax node it came from.
 
+mod asm;
 mod builtins;
 mod calls;
 mod ctor;
