@@ -677,10 +677,25 @@ impl<'t> Items<'t> {
                 .children_by_field_name("declarator", &mut field.walk())
                 .collect();
             let cx = self.type_cx(syn);
-            let Ok(base) = cx.base_type(fty) else {
-                // An unknown field type makes the struct unusable; leave it
-                // out so uses report it.
-                return;
+            let base = match cx.base_type(fty) {
+                Ok(base) => base,
+                Err(e) => {
+                    // An unknown field type makes the struct unusable: a use
+                    // reports why (the field's type is often declared in a
+                    // header warpsafe could not find).
+                    let field_name = declarators
+                        .first()
+                        .and_then(|d| declared_name(syn, *d))
+                        .unwrap_or_default();
+                    self.types.rejected.insert(
+                        name.clone(),
+                        format!(
+                            "`{name}`, whose field `{field_name}` has a type warpsafe cannot read ({})",
+                            e.message
+                        ),
+                    );
+                    return;
+                }
             };
             if declarators.is_empty() {
                 // An anonymous struct member: its fields are inlined.
