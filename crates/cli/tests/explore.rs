@@ -604,6 +604,33 @@ fn inline_ptx_lanes_and_bit_operations_are_exact() {
     );
 }
 
+/// A union's members share its bytes (`unions.rs`): a word unpacked into
+/// two shorts, swapped and packed again is the word with its halves
+/// swapped, as on a GPU.
+#[test]
+fn union_members_share_their_bytes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
+    let out = explore(
+        &dir.join("union_packed_shorts.cu"),
+        &[
+            "--grid-dim",
+            "1",
+            "--block-dim",
+            "2",
+            "--array",
+            "v=[65538,196612]",
+            "--outcomes",
+        ],
+    );
+    assert!(
+        out.stdout.contains("v[0]=131073 v[1]=262147"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}
+
 /// The C and CUDA math functions the interpreter evaluates are all known
 /// to the front end (cuda-samples' dxtc calls `rintf`): each assertion
 /// holds on a GPU, and a wrong one fails.

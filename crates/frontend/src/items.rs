@@ -149,6 +149,7 @@ impl<'t> Items<'t> {
         ] {
             let def = StructDef {
                 fields: vec![("state".to_string(), CType::Scalar(ScalarTy::U32))],
+                min_align: 0,
             };
             items.types.structs.insert(name.to_string(), def);
             for a in aliases {
@@ -411,7 +412,7 @@ impl<'t> Items<'t> {
         });
     }
 
-    fn type_cx<'a>(&'a self, syn: &'a Syntax) -> TypeCx<'a> {
+    pub(crate) fn type_cx<'a>(&'a self, syn: &'a Syntax) -> TypeCx<'a> {
         static EMPTY: std::sync::OnceLock<TemplateEnv> = std::sync::OnceLock::new();
         TypeCx {
             syn,
@@ -590,7 +591,7 @@ impl<'t> Items<'t> {
         }
     }
 
-    fn struct_def(&mut self, syn: &'t Syntax, n: Node<'t>) {
+    pub(crate) fn struct_def(&mut self, syn: &'t Syntax, n: Node<'t>) {
         let Some(body) = n.child_by_field_name("body") else {
             return;
         };
@@ -598,9 +599,22 @@ impl<'t> Items<'t> {
             Some(nm) => syn.text(nm).to_string(),
             None => anon_struct_name(n),
         };
-        if let Some(reason) = self.unmodelled_layout(syn, n, body) {
+        if let Some(reason) = self.unmodelled_layout(syn, body) {
             self.types.structs.remove(&name);
             self.types.rejected.insert(name, reason);
+            return;
+        }
+        if n.kind() == "union_specifier" {
+            match crate::unions::collect(self, syn, body) {
+                Ok((storage, members)) => {
+                    self.types.structs.insert(name.clone(), storage);
+                    self.types.unions.insert(name, members);
+                }
+                Err(reason) => {
+                    self.types.structs.remove(&name);
+                    self.types.rejected.insert(name, reason);
+                }
+            }
             return;
         }
         // One name, two definitions (in different namespaces): which one a
@@ -740,12 +754,9 @@ impl<'t> Items<'t> {
     }
 
     /// Why a class's memory layout cannot be modelled, if it cannot: a
-    /// union (members share storage), a bit-field (adjacent bit-fields are
-    /// one memory location), or an anonymous union member.
-    fn unmodelled_layout(&self, syn: &Syntax, n: Node, body: Node) -> Option<String> {
-        if n.kind() == "union_specifier" {
-            return Some("unions are not modelled (their members share storage)".into());
-        }
+    /// bit-field (adjacent bit-fields are one memory location), or a field
+    /// of a type already refused. (Unions are `unions.rs`'s.)
+    fn unmodelled_layout(&self, syn: &Syntax, body: Node) -> Option<String> {
         for field in named_children(body) {
             if named_children(field)
                 .iter()
@@ -757,12 +768,6 @@ impl<'t> Items<'t> {
                 ));
             }
             let inner = field.child_by_field_name("type");
-            if let Some(t) = inner.filter(|t| t.kind() == "union_specifier") {
-                return Some(format!(
-                    "unions are not modelled (their members share storage): `{}`",
-                    syn.text(t).lines().next().unwrap_or("").trim()
-                ));
-            }
             if let Some(t) = inner.filter(|t| t.kind() == "type_identifier") {
                 if let Some(r) = self.types.rejected.get(syn.text(t)) {
                     return Some(r.clone());

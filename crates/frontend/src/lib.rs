@@ -19,6 +19,7 @@ pub(crate) mod lower;
 mod member_types;
 mod syntax;
 mod types;
+mod unions;
 
 use decl::TemplateEnv;
 use items::{FnItem, Items};

@@ -45,7 +45,14 @@ pub enum CType {
 #[derive(Clone, Debug, Default)]
 pub struct StructDef {
     pub fields: Vec<(String, CType)>,
+    /// At least this alignment (a union's, whose storage fields are of its
+    /// narrowest member scalar).
+    pub min_align: u64,
 }
+
+/// A member of a union: its name, type and byte offset in the union (0,
+/// or the offset in an anonymous struct member).
+pub type UnionMember = (String, CType, u64);
 
 /// Named types of the translation unit.
 #[derive(Clone, Debug, Default)]
@@ -55,6 +62,8 @@ pub struct TypeTable {
     /// Classes whose layout warpsafe cannot model (unions, bit-fields,
     /// ambiguous names), with the reason: using one is an error.
     pub rejected: HashMap<String, String>,
+    /// The members of each union (whose `structs` entry is its storage).
+    pub unions: HashMap<String, Vec<UnionMember>>,
 }
 
 impl CType {
@@ -191,7 +200,7 @@ impl TypeTable {
                 let def = self.structs.get(name)?;
                 let mut out = Layout {
                     size: 0,
-                    align: 1,
+                    align: def.min_align.max(1),
                     slots: Vec::new(),
                 };
                 for (_, f) in &def.fields {
@@ -408,6 +417,7 @@ mod tests {
                 .iter()
                 .map(|(n, t)| (n.to_string(), t.clone()))
                 .collect(),
+            min_align: 0,
         };
         t.structs.insert(
             "A".into(),

@@ -21,6 +21,7 @@ mod place;
 mod stmt;
 mod surface;
 mod targets;
+mod union_member;
 mod value;
 mod view;
 mod warp_exchange;

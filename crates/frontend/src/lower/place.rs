@@ -194,6 +194,9 @@ impl<'t> Lowerer<'_, 't> {
             Place::Mem { ty, .. } => ty.clone(),
             _ => return Err(self.unsupported(n, format!("field `{name}` of a non-aggregate"))),
         };
+        if self.union_members(&ty).is_some() {
+            return self.union_member(base, &ty, name, n);
+        }
         let fields =
             self.items.types.fields(&ty).ok_or_else(|| {
                 self.unsupported(n, format!("field `{name}` of `{}`", ty.describe()))

@@ -746,8 +746,10 @@ impl<'t> Lowerer<'_, 't> {
     /// pointer variable, or a local-memory array.
     pub fn local_place(&mut self, name: &str, ty: &CType, volatile: bool, d: Node) -> R<Place> {
         let span = self.span(d);
-        let in_memory =
-            self.is_addr_taken(name) || matches!(ty, CType::Array(..) | CType::Atomic(..));
+        // A union's members are views of its storage: it lives in memory.
+        let in_memory = self.is_addr_taken(name)
+            || matches!(ty, CType::Array(..) | CType::Atomic(..))
+            || self.union_members(ty).is_some();
         if in_memory {
             let (elem, dims) = array_shape(ty);
             let slots = self.slots(&elem, d)?;

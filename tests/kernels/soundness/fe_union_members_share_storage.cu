@@ -1,8 +1,8 @@
-//xfail:front-end
+//xfail:data-race
 //--blockDim=4 --gridDim=1
 // A union's members share storage: a write through `i` and a read through
-// `f` meet. warpsafe does not model unions and must reject the kernel
-// rather than lower the members to separate slots.
+// `f` meet, a race. (Once refused by the front end; lowering the members
+// to separate slots would have hidden it.)
 union U { int i; float f; };
 __global__ void k(float *out) {
   __shared__ U u;
