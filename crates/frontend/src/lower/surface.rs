@@ -161,10 +161,9 @@ impl<'t> Lowerer<'_, 't> {
             return Err(self.unsupported(n, format!("`{name}` without coordinates")));
         };
         self.note_surface_layout(n);
-        let bytes = Ptr {
-            pointee: CType::Scalar(ScalarTy::U8),
-            ..base
-        };
+        // A surface object is an `unsigned char *` already; the cast keeps
+        // the offset's unit right for any other pointer passed as one.
+        let bytes = self.cast_ptr(base, CType::Scalar(ScalarTy::U8), n)?;
         let at = self.ptr_add(bytes, offset, n)?;
         // The value to write, or where a read's value goes, is evaluated
         // whether or not the coordinates are in range.
