@@ -331,14 +331,9 @@ impl<'t> Items<'t> {
         {
             return;
         }
-        let (class, spec) = match name.kind() {
-            "template_type" => (
-                name.child_by_field_name("name"),
-                name.child_by_field_name("arguments"),
-            ),
-            _ => (Some(name), None),
+        let (Some(class), spec) = class_and_arguments(name) else {
+            return;
         };
-        let Some(class) = class else { return };
         self.class_types.push(ClassTypes {
             name: syn.text(class).to_string(),
             params: template.to_vec(),
@@ -359,13 +354,7 @@ impl<'t> Items<'t> {
         let Some(name) = n.child_by_field_name("name") else {
             return;
         };
-        let (class, spec) = match name.kind() {
-            "template_type" => (
-                name.child_by_field_name("name"),
-                name.child_by_field_name("arguments"),
-            ),
-            _ => (Some(name), None),
-        };
+        let (class, spec) = class_and_arguments(name);
         let Some(class) = class.map(|c| syn.text(c).to_string()) else {
             return;
         };
@@ -1053,4 +1042,16 @@ fn is_axiom(syn: &Syntax, n: Node<'_>) -> bool {
             && c.child_by_field_name("function")
                 .is_some_and(|f| syn.text(f) == "__axiom")
     })
+}
+
+/// The class a class head names and, for an explicit specialisation
+/// (`struct S<float>`), its argument list.
+fn class_and_arguments(name: Node) -> (Option<Node>, Option<Node>) {
+    match name.kind() {
+        "template_type" => (
+            name.child_by_field_name("name"),
+            name.child_by_field_name("arguments"),
+        ),
+        _ => (Some(name), None),
+    }
 }

@@ -1358,6 +1358,17 @@ impl Check<'_> {
         }
     }
 
+    /// Ends the session (its solver process released, so that the second
+    /// solver of `universal` is the thread's one capped process) and keeps
+    /// what it declared; the next query starts a new session.
+    fn end_session(&mut self) -> Option<Globals> {
+        let Session {
+            solver, globals, ..
+        } = self.session.take()?;
+        drop(solver);
+        Some(globals)
+    }
+
     /// Whether two threads of a block disagree (as a query found they can)
     /// for every launch and argument, asked as races are (see `universal`:
     /// are there arguments and open dimensions under which the context is
@@ -1366,21 +1377,10 @@ impl Check<'_> {
     /// possible. The session ends first (one capped solver process per
     /// thread); the next query starts a new one.
     fn divergence_for_every_launch(&mut self, q: &Question) -> Option<String> {
-        let Some(Session {
-            solver, globals, ..
-        }) = self.session.take()
-        else {
+        let Some(globals) = self.end_session() else {
             return Some("not shown to happen for every launch and argument".into());
         };
-        drop(solver);
-        let mut universal = Universal::new(
-            &self.config,
-            &globals.prelude,
-            &globals.params,
-            &self.kernel.launch,
-            [&globals.shared.block_dim, &globals.shared.grid_dim],
-        );
-        universal
+        universal(&self.config, &globals, &self.kernel.launch)
             .ask(q)
             .reason_as("the threads of each block agree at the barrier")
     }
@@ -1725,22 +1725,10 @@ impl<'k> Check<'k> {
         if races.iter().all(|(_, q)| q.is_none()) {
             return races.into_iter().map(|(r, _)| r).collect();
         }
-        let Session {
-            solver, globals, ..
-        } = self
-            .session
-            .take()
+        let globals = self
+            .end_session()
             .expect("invariant: a race was found in the session");
-        // Released before the second solver starts (one capped process
-        // per thread).
-        drop(solver);
-        let mut universal = Universal::new(
-            &self.config,
-            &globals.prelude,
-            &globals.params,
-            &self.kernel.launch,
-            [&globals.shared.block_dim, &globals.shared.grid_dim],
-        );
+        let mut universal = universal(&self.config, &globals, &self.kernel.launch);
         let mut out = Vec::new();
         for (mut race, question) in races {
             if let Some(q) = question {
@@ -2713,4 +2701,19 @@ fn unmodelled_synchronisation(kernel: &Kernel, warp_modelled: bool) -> Vec<Strin
         );
     }
     reasons
+}
+
+/// The quantified "for every launch?" solver over what a session declared.
+fn universal<'g>(
+    config: &SolverConfig,
+    globals: &'g Globals,
+    launch: &warpsafe_ir::LaunchConfig,
+) -> Universal<'g> {
+    Universal::new(
+        config,
+        &globals.prelude,
+        &globals.params,
+        launch,
+        [&globals.shared.block_dim, &globals.shared.grid_dim],
+    )
 }
