@@ -89,7 +89,7 @@ pub fn compile(
     }
     let Some(syn) = syntax::Syntax::parse(pre.text, pre.map) else {
         diagnostics
-            .push(Diagnostic::error("parser", "the CUDA parser could not run").at(main_span));
+            .push(Diagnostic::error("parser", "the CUDA parser gave up: the preprocessed text is too irregular to parse within its operation budget (it grows with the text's size; a runaway macro expansion of malformed code?)").at(main_span));
         return Output {
             module: Module::default(),
             diagnostics,

@@ -67,9 +67,52 @@ const BUILTIN_TEMPLATES: &[&str] = &[
     "max",
 ];
 
+/// tree-sitter checks progress once per 100 parser operations. A parse of
+/// real code needs at most 0.02 checks per byte (cuda-samples, every test
+/// kernel); error recovery on malformed text can need far more, each check
+/// slower (many stack versions): a fuzzed macro bomb parsed for minutes.
+/// The budget, for all of one file's parses together, is 1/8 of a check
+/// per byte (6x the most seen) plus a base for small files.
+const BYTES_PER_CHECK: usize = 8;
+const BASE_CHECKS: usize = 50_000;
+
+/// The parser operations (in progress checks) one file's parses may use.
+struct Budget {
+    left: usize,
+}
+
+impl Budget {
+    fn for_text(text: &str) -> Budget {
+        Budget {
+            left: text.len() / BYTES_PER_CHECK + BASE_CHECKS,
+        }
+    }
+}
+
+/// Parses `text`, giving up (`None`) when `budget` runs out: the count is
+/// of parser operations, not time, so the outcome does not depend on the
+/// machine's load.
+fn parse_within_budget(parser: &mut Parser, text: &str, budget: &mut Budget) -> Option<Tree> {
+    let mut progress = |_: &tree_sitter::ParseState| {
+        if budget.left == 0 {
+            return std::ops::ControlFlow::Break(());
+        }
+        budget.left -= 1;
+        std::ops::ControlFlow::Continue(())
+    };
+    let bytes = text.as_bytes();
+    let mut input = |at: usize, _| bytes.get(at..).unwrap_or_default();
+    parser.parse_with_options(
+        &mut input,
+        None,
+        Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
+    )
+}
+
 impl Syntax {
-    /// Parses preprocessed text. `None` only when tree-sitter gives up
-    /// (cancellation or an incompatible grammar), which we report upstream.
+    /// Parses preprocessed text. `None` when tree-sitter gives up: past the
+    /// operation [`Budget`] (pathological error recovery), or with an
+    /// incompatible grammar; reported upstream.
     ///
     /// C++'s `a < b && c > d` is ambiguous with a template call `a<...>`;
     /// when the grammar reads a name that is no template as one, the name is
@@ -84,8 +127,9 @@ impl Syntax {
             .ok()?;
         let mut text = text;
         let mut inserted: Vec<(u32, u32)> = Vec::new();
+        let mut budget = Budget::for_text(&text);
         for _round in 0..16 {
-            let tree = parser.parse(&text, None)?;
+            let tree = parse_within_budget(&mut parser, &text, &mut budget)?;
             // One kind of fix per round: the other may read differently
             // once these are made.
             let mut edits: Vec<(u32, &str)> = misparsed_templates(&tree, &text)
@@ -131,7 +175,7 @@ impl Syntax {
                 inserted.push((at, len));
             }
         }
-        let tree = parser.parse(&text, None)?;
+        let tree = parse_within_budget(&mut parser, &text, &mut budget)?;
         Some(Syntax {
             text,
             tree,
@@ -454,5 +498,30 @@ pub fn too_deep(syn: &Syntax, limit: usize) -> Option<Span> {
             }
             depth -= 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parser() -> Parser {
+        let mut p = Parser::new();
+        p.set_language(&tree_sitter_cuda::LANGUAGE.into())
+            .expect("invariant: the grammar loads");
+        p
+    }
+
+    /// A parse stops when its budget is spent, and the budget is shared by
+    /// the rounds of one file: what the first parse used is gone.
+    #[test]
+    fn a_parse_gives_up_when_its_budget_is_spent() {
+        let text = "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n".repeat(400);
+        let mut budget = Budget::for_text(&text);
+        assert!(parse_within_budget(&mut parser(), &text, &mut budget).is_some());
+        let used = Budget::for_text(&text).left - budget.left;
+        assert!(used > 0 && used < text.len() / 50, "{used} checks");
+        let mut spent = Budget { left: 0 };
+        assert!(parse_within_budget(&mut parser(), &text, &mut spent).is_none());
     }
 }
