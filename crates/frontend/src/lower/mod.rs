@@ -196,9 +196,14 @@ impl<'a, 't> Lowerer<'a, 't> {
         Diagnostic::error("unsupported", format!("unsupported: {}", what.into())).at(self.span(n))
     }
 
+    /// States an approximation at `n`, once: a function inlined at several
+    /// call sites (or a template instantiated several times) states it
+    /// once per kernel, not once per copy.
     pub fn warn(&mut self, n: Node, msg: impl Into<String>) {
         let d = Diagnostic::warning("approximation", msg).at(self.span(n));
-        self.warnings.push(d);
+        if !self.warnings.contains(&d) {
+            self.warnings.push(d);
+        }
     }
 
     // ----- types -------------------------------------------------------
