@@ -20,7 +20,6 @@ use crate::items::{declared_name, Items};
 use crate::syntax::{named_children, Syntax};
 use crate::types::{CType, StructDef, UnionMember};
 use tree_sitter::Node;
-use warpsafe_ir::ScalarTy;
 
 /// The storage and members of the union whose body is `body`.
 pub fn collect<'t>(
@@ -29,9 +28,8 @@ pub fn collect<'t>(
     body: Node<'t>,
 ) -> Result<(StructDef, Vec<UnionMember>), String> {
     let members = members(items, syn, body)?;
-    let (mut size, mut align) = (0u64, 1u64);
-    let mut scalar = None;
-    for (name, ty, off) in &members {
+    let mut layouts = Vec::with_capacity(members.len());
+    for (name, ty, _) in &members {
         let l = items
             .types
             .layout(ty)
@@ -45,28 +43,28 @@ pub fn collect<'t>(
                 ));
             }
             next = o + t.size_bytes();
-            if scalar.is_none_or(|(_, s): (ScalarTy, u64)| t.size_bytes() < s) {
-                scalar = Some((*t, t.size_bytes()));
-            }
         }
-        size = size.max(off + l.size);
-        align = align.max(l.align);
+        layouts.push(l);
     }
-    let Some((slot, s)) = scalar else {
+    // The storage scalar: the narrowest scalar of any member.
+    let Some(slot) = layouts
+        .iter()
+        .flat_map(|l| l.slots.iter().map(|(_, t)| *t))
+        .min_by_key(|t| t.size_bytes())
+    else {
         return Err("a union without members".into());
     };
-    for (name, ty, off) in &members {
-        let l = items.types.layout(ty).unwrap_or(crate::types::Layout {
-            size: 0,
-            align: 1,
-            slots: Vec::new(),
-        });
+    let s = slot.size_bytes();
+    let (mut size, mut align) = (0u64, 1u64);
+    for ((name, ty, off), l) in members.iter().zip(&layouts) {
         if off % s != 0 || l.slots.iter().any(|(_, t)| t.size_bytes() % s != 0) {
             return Err(format!(
                 "a union member `{name}` not made of whole {s}-byte units (`{}`)",
                 ty.describe()
             ));
         }
+        size = size.max(off + l.size);
+        align = align.max(l.align);
     }
     let size = size.next_multiple_of(align);
     let fields = (0..size / s)

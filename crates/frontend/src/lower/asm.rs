@@ -22,7 +22,7 @@ use super::{Lowerer, R};
 use crate::syntax::named_children;
 use crate::types::CType;
 use tree_sitter::Node;
-use warpsafe_ir::{BinOp, Builtin, Dim, Expr, ScalarTy, StmtKind, UnOp};
+use warpsafe_ir::{BinOp, Builtin, Dim, Expr, ScalarTy, UnOp};
 
 /// PTX instructions (the part of the opcode before the first `.`) that
 /// read and write registers only.
@@ -170,9 +170,7 @@ impl<'t> Lowerer<'_, 't> {
                         ),
                     };
                     self.warn(n, format!("{why}: an unknown value"));
-                    let dst = self.temp(ty, span);
-                    self.emit(StmtKind::Havoc { dst, reason: why }, span);
-                    super::value::Value::Scalar(Expr::Var(dst), ty)
+                    self.havoc(ty, &why, span)
                 }
             };
             self.write(&place, value, n)?;

@@ -374,15 +374,7 @@ impl<'t> Lowerer<'_, 't> {
                 Value::Scalar(Expr::int(0, ScalarTy::I32), ScalarTy::I32)
             }
             "clock" | "clock64" | "__clock" | "__globaltimer" => {
-                let dst = self.temp(ScalarTy::I64, span);
-                self.emit(
-                    StmtKind::Havoc {
-                        dst,
-                        reason: format!("`{name}()` returns a time"),
-                    },
-                    span,
-                );
-                Value::Scalar(Expr::Var(dst), ScalarTy::I64)
+                self.havoc(ScalarTy::I64, &format!("`{name}()` returns a time"), span)
             }
             "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
                 let a = self.scalar(arg(0)?)?;
@@ -954,7 +946,13 @@ impl<'t> Lowerer<'_, 't> {
         Ok(Value::Agg(ty.clone(), vals))
     }
 
-    fn havoc(&mut self, t: ScalarTy, reason: &str, span: warpsafe_source::Span) -> Value {
+    /// A fresh unknown value of type `t` (a `Havoc` with its reason).
+    pub(super) fn havoc(
+        &mut self,
+        t: ScalarTy,
+        reason: &str,
+        span: warpsafe_source::Span,
+    ) -> Value {
         let dst = self.temp(t, span);
         self.emit(
             StmtKind::Havoc {

@@ -364,20 +364,20 @@ impl<'t> Lowerer<'_, 't> {
                 };
                 return self.ptr_diff(p, q, n);
             }
-            (Value::Ptr(p), Value::Ptr(q), "==" | "!=") if points_apart(p, q) => {
+            (Value::Ptr(p), Value::Ptr(q), "==" | "!=") if p.points_apart(q) => {
                 // Null against an object, or objects of distinct arrays
                 // (distinct parameters do not alias: README's known gaps).
                 return Ok(Value::Scalar(Expr::bool(op == "!="), ScalarTy::Bool));
             }
-            (Value::Ptr(p), Value::Ptr(q), "==" | "!=") if is_null(p) && is_null(q) => {
+            (Value::Ptr(p), Value::Ptr(q), "==" | "!=") if p.is_null() && q.is_null() => {
                 return Ok(Value::Scalar(Expr::bool(op == "=="), ScalarTy::Bool));
             }
             (Value::Ptr(p), Value::Scalar(e, _), "==" | "!=")
             | (Value::Scalar(e, _), Value::Ptr(p), "==" | "!=")
-                if e.as_const_int() == Some(0) && (is_null(p) || points_somewhere(p)) =>
+                if e.as_const_int() == Some(0) && (p.is_null() || p.points_somewhere()) =>
             {
                 // `p == NULL` (`NULL` is `0`): known, as `if (p)` is.
-                let equal = is_null(p);
+                let equal = p.is_null();
                 return Ok(Value::Scalar(
                     Expr::bool(equal == (op == "==")),
                     ScalarTy::Bool,
@@ -893,22 +893,4 @@ pub fn fold(op: BinOp, ty: ScalarTy, a: Expr, b: Expr) -> Expr {
         }
     }
     Expr::binary(op, ty, a, b)
-}
-
-/// The null pointer (no array, offset 0).
-fn is_null(p: &super::value::Ptr) -> bool {
-    p.target.is_none() && p.choice.is_none() && p.offset.as_const_int() == Some(0)
-}
-
-/// A pointer into an object (an array, or one of several).
-fn points_somewhere(p: &super::value::Ptr) -> bool {
-    p.target.is_some() || p.choice.is_some()
-}
-
-/// Two pointers that cannot be equal: one null and one into an object, or
-/// into two distinct arrays.
-fn points_apart(p: &super::value::Ptr, q: &super::value::Ptr) -> bool {
-    (is_null(p) && points_somewhere(q))
-        || (is_null(q) && points_somewhere(p))
-        || matches!((p.target, q.target), (Some(a), Some(b)) if a != b)
 }

@@ -171,7 +171,7 @@ impl<'t> Lowerer<'_, 't> {
             let v = self.value(args[0])?;
             let ty = match targ {
                 Some(t) => t,
-                None => value_type(&v)
+                None => super::overload::c_type(&v)
                     .ok_or_else(|| self.unsupported(args[0], "a surface write of this value"))?,
             };
             (ty, Some(v), None)
@@ -228,15 +228,6 @@ impl<'t> Lowerer<'_, 't> {
                 "surfaces are byte arrays here: (x, y) is byte x + y*2^32, (x, y, z) byte x + y*2^24 + z*2^44; coordinates beyond the largest surface the hardware allows (2^21 bytes, 2^16 rows, 2^14 layers) are taken to trap or be ignored, not clamped (cudaBoundaryModeClamp is not modelled)",
             );
         }
-    }
-}
-
-/// The C type of a value, when it has one an object could hold.
-fn value_type(v: &Value) -> Option<CType> {
-    match v {
-        Value::Scalar(_, t) => Some(CType::Scalar(*t)),
-        Value::Agg(t, _) => Some(t.clone()),
-        _ => None,
     }
 }
 

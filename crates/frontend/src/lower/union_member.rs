@@ -47,17 +47,12 @@ impl Lowerer<'_, '_> {
             return Err(self.unsupported(n, "the address of a union"));
         };
         // The storage's scalar: members start at multiples of its size.
-        let slot = self
-            .items
-            .types
-            .structs
-            .get(match ty {
-                CType::Struct(u) => u.as_str(),
-                _ => "",
-            })
-            .and_then(|d| d.fields.first().map(|(_, t)| t.clone()))
+        let slot = *self
+            .slots(ty, n)?
+            .first()
             .ok_or_else(|| self.unsupported(n, "a union without storage"))?;
-        let step = self.size_of(&slot, n)?.max(1);
+        let step = slot.size_bytes().max(1);
+        let slot = CType::Scalar(slot);
         let p = self.cast_ptr(p, slot, n)?;
         let p = self.ptr_add(
             p,

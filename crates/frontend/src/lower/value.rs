@@ -22,6 +22,27 @@ pub struct Ptr {
     pub volatile: bool,
 }
 
+impl Ptr {
+    /// The null pointer (no array, offset 0).
+    pub fn is_null(&self) -> bool {
+        self.target.is_none() && self.choice.is_none() && self.offset.as_const_int() == Some(0)
+    }
+
+    /// A pointer into an object (an array, or one of several): not null.
+    pub fn points_somewhere(&self) -> bool {
+        self.target.is_some() || self.choice.is_some()
+    }
+
+    /// Two pointers that cannot be equal: one null and one into an
+    /// object, or into two distinct arrays (distinct parameters do not
+    /// alias).
+    pub fn points_apart(&self, q: &Ptr) -> bool {
+        (self.is_null() && q.points_somewhere())
+            || (q.is_null() && self.points_somewhere())
+            || matches!((self.target, q.target), (Some(a), Some(b)) if a != b)
+    }
+}
+
 /// Which of several arrays a pointer points into, decided at run time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
@@ -173,7 +194,7 @@ impl Lowerer<'_, '_> {
             }
             Value::Ptr(p) if to == ScalarTy::Bool => {
                 // `if (ptr)`: non-null is known at lowering time.
-                Ok(Expr::bool(p.target.is_some() || p.choice.is_some()))
+                Ok(Expr::bool(p.points_somewhere()))
             }
             other => Err(self.unsupported(
                 n,
