@@ -932,6 +932,27 @@ struct ContextLoop {
 }
 
 impl Session {
+    /// The question "for every launch?" of a query in the current context:
+    /// the context loops' domains come first, as they were asserted.
+    fn question(&self, parts: QueryParts) -> Question {
+        Question {
+            decls: self
+                .context
+                .iter()
+                .flat_map(|c| c.decls.iter().cloned())
+                .chain(parts.decls)
+                .collect(),
+            reach: self
+                .context
+                .iter()
+                .flat_map(|c| c.constraints.iter().cloned())
+                .chain(parts.reach)
+                .collect(),
+            collide: parts.goal,
+            across: None,
+        }
+    }
+
     /// The two threads are in one block.
     fn same_block(&self) -> Term {
         self.globals.same_block()
@@ -1328,12 +1349,7 @@ impl Check<'_> {
                         ],
                     }
                 } else {
-                    question = Some(Question {
-                        decls: parts.decls,
-                        reach: parts.reach,
-                        collide: parts.goal,
-                        across: None,
-                    });
+                    question = Some(s.question(parts));
                     Certainty::Provable
                 };
                 Ok(Uniformity::Differs { threads, certainty })
@@ -1499,13 +1515,13 @@ fn enter_context(s: &mut Session, n: usize, sync_loops: &[&ForLoop]) -> Result<(
     Ok(())
 }
 
-/// What a well-formedness query asserted beyond the session's globals:
-/// the question "for every launch?" is built from it (see `universal`).
+/// What a well-formedness query asserted beyond the session's globals
+/// and its context's loops: with those (see [`Session::question`]), the
+/// question "for every launch?" is built from it (see `universal`).
 struct QueryParts {
-    /// Constants of the context's loops and of both threads' encoders.
+    /// Constants of both threads' encoders.
     decls: Vec<(String, Sort)>,
-    /// The context's loop domains, the enclosing conditions for both
-    /// threads and the encoders' facts.
+    /// The enclosing conditions for both threads and the encoders' facts.
     reach: Vec<Term>,
     /// The goal, with what makes the two threads a pair of one block.
     goal: Vec<Term>,
@@ -1556,18 +1572,8 @@ fn context_query(
     }
     let result = s.solver.check()?;
     let parts = QueryParts {
-        decls: s
-            .context
-            .iter()
-            .flat_map(|c| c.decls.clone())
-            .chain(decls)
-            .collect(),
-        reach: s
-            .context
-            .iter()
-            .flat_map(|c| c.constraints.clone())
-            .chain(asserts)
-            .collect(),
+        decls,
+        reach: asserts,
         goal: goals,
     };
     Ok((result, parts))
