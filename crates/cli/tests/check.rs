@@ -588,6 +588,28 @@ fn a_divergence_that_needs_certain_arguments_is_possible() {
     assert_eq!(code, Some(1), "{stdout}");
 }
 
+/// Grid-stride loops over a `size_t` count are proven: the 64-bit counter
+/// is assumed not to wrap around 2^64, which the report states;
+/// `--counter-wrap` checks the wrapping executions too, where the loop is
+/// no longer exact and the race is only possible (exit 2).
+#[test]
+fn wide_loop_counters_are_assumed_not_to_wrap_and_the_report_says_so() {
+    let file = "tests/kernels/constructs/loops_grid_stride_size_t.cu";
+    let (code, stdout) = check_file(file, &[]);
+    assert!(stdout.contains("kernel axpy: DRF"), "{stdout}");
+    assert!(stdout.contains("kernel copy_words: DRF"), "{stdout}");
+    assert!(
+        stdout.contains("note: 64-bit loop counters are assumed not to wrap around 2^64"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(file, &["--counter-wrap"]);
+    assert!(stdout.contains("kernel axpy: RACY"), "{stdout}");
+    assert!(!stdout.contains("assumed not to wrap"), "{stdout}");
+    assert!(!stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(2), "{stdout}");
+}
+
 /// What the host code's launches say about the dimensions and the
 /// parameters together is assumed and stated: `halves<<<blocksFor(n, 256),
 /// 256>>>(d, n)` (a helper inlined) keeps every `i` below `n`, so the two

@@ -111,7 +111,9 @@ pub(crate) fn check_asserts(
 fn message(a: &Condition) -> String {
     match &a.origin {
         ConditionOrigin::Assert { message } => message.clone(),
-        ConditionOrigin::Assume(_) | ConditionOrigin::Launch => String::new(),
+        ConditionOrigin::Assume(_) | ConditionOrigin::Launch | ConditionOrigin::CounterNoWrap => {
+            String::new()
+        }
     }
 }
 

@@ -131,10 +131,10 @@ pub(crate) struct Infer<'k> {
     /// The enclosing counting loops' ranges, outermost first.
     pub(crate) loop_ranges: Vec<LoopRange>,
     /// How many conditions (`Assume`, `Assert`) were collected so far.
-    conditions: usize,
+    pub(crate) conditions: usize,
     /// Memory accesses and barriers met so far (in program order).
-    effects: usize,
-    preconditions: Vec<Condition>,
+    pub(crate) effects: usize,
+    pub(crate) preconditions: Vec<Condition>,
     asserts: Vec<Condition>,
     pub(crate) approximations: Vec<Approximation>,
 }

@@ -59,7 +59,7 @@ pub use protocol::{
 };
 pub use race::{
     bounds_threads_along_x, check_kernel, check_protocol, Assumptions, RaceConfig, ALIGNING_REASON,
-    ONLY_INTRA_GROUP_NOTE, SIGNED_OVERFLOW_NOTE,
+    COUNTER_NO_WRAP_NOTE, ONLY_INTRA_GROUP_NOTE, SIGNED_OVERFLOW_NOTE,
 };
 pub use sym::{Sym, Unknown, UnknownReason};
 pub use verdict::{

@@ -60,6 +60,10 @@ struct Counted {
     /// behaviour, assumed away like every signed overflow of a loop
     /// variable.
     valid_defined: Sym,
+    /// For a 64-bit unsigned variable stepped up by `+`: the condition
+    /// (also part of `valid`) that it does not wrap around 2^64 (its bound
+    /// is at most one step below 2^64). See [`Infer::assume_no_wide_wrap`].
+    wide_no_wrap: Option<Sym>,
 }
 
 /// One evaluated iteration.
@@ -104,6 +108,13 @@ impl Infer<'_> {
                 let init = self.read(env, shape.var, span);
                 let bound = self.eval(shape.bound, env, span);
                 let amount = self.eval(&shape.amount, env, span);
+                let (bound, widened) = match shape.widened {
+                    Some(w) => {
+                        let (bound, conditions) = narrowed_bound(bound, w, ty, &init);
+                        (bound, Some(conditions))
+                    }
+                    None => (bound, None),
+                };
                 match counted(
                     shape.var,
                     ty,
@@ -112,7 +123,11 @@ impl Infer<'_> {
                     bound,
                     shape.step_op,
                     amount,
-                ) {
+                )
+                .map(|c| match widened {
+                    Some(w) => w.apply(c),
+                    None => c,
+                }) {
                     Ok(c) if !c.valid.is_false() => Some(c),
                     Ok(_) => {
                         self.note(
@@ -140,6 +155,9 @@ impl Infer<'_> {
                 None
             }
         };
+        if let Some(cond) = counted.as_ref().and_then(|c| c.wide_no_wrap.clone()) {
+            self.assume_no_wide_wrap(cond, span);
+        }
         if let Some(c) = &counted {
             lenv.set(
                 c.var,
@@ -261,6 +279,37 @@ impl Infer<'_> {
         }
         *env = after;
         Flow { proto, fall, jumps }
+    }
+
+    /// Assumes, as a kernel precondition, that a 64-bit unsigned counter
+    /// stepped up by `+` does not wrap around 2^64: its bound would have to
+    /// lie within one step of 2^64, more elements than any memory holds
+    /// (`for (size_t i = tid; i < n; i += stride)` with `n` an element
+    /// count). Recorded only where the condition reads nothing but
+    /// parameters, launch dimensions and thread ids. Like an `__assume`,
+    /// the check uses it only where it holds for the whole kernel: a loop
+    /// every execution reaches (not under a condition or in a loop) before
+    /// any memory access or barrier, so no execution is assumed away after
+    /// it raced (`if (n == 0) out[0] = 0;` before a loop to `n - 1`).
+    /// `--counter-wrap` drops it (see `race::check_protocol`).
+    fn assume_no_wide_wrap(&mut self, cond: Sym, span: Span) {
+        let mut closed = true;
+        cond.walk(&mut |s| closed &= !matches!(s, Sym::Unknown(_) | Sym::LoopVar { .. }));
+        if !closed || cond.is_true() {
+            return;
+        }
+        let seq = self.conditions;
+        self.conditions += 1;
+        self.preconditions.push(crate::protocol::Condition {
+            cond,
+            guard: self.path.clone(),
+            in_loop: self.loop_depth > 0,
+            loops: self.loop_ranges.clone(),
+            after_effects: self.effects > 0,
+            seq,
+            origin: crate::protocol::ConditionOrigin::CounterNoWrap,
+            span,
+        });
     }
 
     /// Replaces, in the evaluated iteration, the start-of-iteration
@@ -425,6 +474,7 @@ fn counted(
         defined: Sym::Bool(true),
     };
     let unit = amount.as_int() == Some(1);
+    let mut wide_no_wrap = None;
     // `i != 0` on a halving loop is `i > 0` for a start that is not
     // negative (`while (i != 0) { ...; i /= 2; }`).
     let halving_to_zero =
@@ -450,7 +500,11 @@ fn counted(
                     BinOp::Le => bin(BinOp::Sub, &max, &amount),
                     _ => bin(BinOp::Add, &bin(BinOp::Sub, &max, &amount), &one),
                 };
-                v.need(bin(BinOp::Le, &bound, &limit));
+                let no_wrap = bin(BinOp::Le, &bound, &limit);
+                if ty.bits() == 64 {
+                    wide_no_wrap = Some(no_wrap.clone());
+                }
+                v.need(no_wrap);
             }
             Step::Add(amount)
         }
@@ -538,7 +592,41 @@ fn counted(
         test,
         valid: v.all,
         valid_defined: v.defined,
+        wide_no_wrap,
     })
+}
+
+/// `(W)i < n` for a signed `i` and a wider unsigned `n` (`int i` against a
+/// `size_t n`), as a comparison in `i`'s type: `i < (T)n`. Exact where `i`
+/// starts non-negative (a loop stepping up by `+` keeps it so, signed
+/// overflow being undefined) and `n` fits in `i`'s type; a larger `n` lets
+/// the loop end only by overflowing `i`, undefined behaviour assumed away
+/// like every signed overflow of a loop variable (so only when the loop
+/// cannot stop early). Returns the bound in `i`'s type and the conditions.
+fn narrowed_bound(bound: Sym, wide: ScalarTy, ty: ScalarTy, init: &Sym) -> (Sym, Validity) {
+    let fits = Sym::binary(
+        BinOp::Le,
+        wide,
+        bound.clone(),
+        Sym::int(type_range(ty).1, wide),
+    );
+    let start = Sym::binary(BinOp::Ge, ty, init.clone(), Sym::int(0, ty));
+    let mut v = Validity {
+        all: Sym::Bool(true),
+        defined: Sym::Bool(true),
+    };
+    v.need(start);
+    v.need_unless_overflow(fits);
+    (Sym::cast(ty, bound), v)
+}
+
+impl Validity {
+    /// Adds these conditions to a counted loop's.
+    fn apply(self, mut c: Counted) -> Counted {
+        c.valid = Sym::and(c.valid, self.all);
+        c.valid_defined = Sym::and(c.valid_defined, self.defined);
+        c
+    }
 }
 
 /// The conditions under which a counting loop's range is exact.

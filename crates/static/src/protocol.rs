@@ -354,6 +354,21 @@ pub enum ConditionOrigin {
     Assert {
         message: String,
     },
+    /// A 64-bit unsigned loop counter does not wrap around 2^64 (an
+    /// assumption of `check` unless `--counter-wrap`; see `loops`).
+    CounterNoWrap,
+}
+
+impl Condition {
+    /// A 64-bit loop counter's no-wrap condition that the check assumes
+    /// (unless `--counter-wrap`): at a loop every execution reaches before
+    /// any memory access or barrier.
+    pub fn is_assumed_counter_bound(&self) -> bool {
+        self.origin == ConditionOrigin::CounterNoWrap
+            && self.guard.is_true()
+            && !self.in_loop
+            && !self.after_effects
+    }
 }
 
 /// An `Assume` (kernel precondition) or `Assert` of the kernel.

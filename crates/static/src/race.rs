@@ -107,6 +107,12 @@ pub struct Assumptions {
     /// run as one block, or its blocks to touch disjoint data. The report
     /// says so.
     pub only_intra_group: bool,
+    /// 64-bit unsigned loop counters may wrap around 2^64
+    /// (`--counter-wrap`). By default a counting loop `for (size_t i = lo;
+    /// i < n; i += k)` is assumed never to have a bound within one step of
+    /// 2^64 (an element count that large exceeds any memory), so its
+    /// counter never wraps (see `loops`); the report says so.
+    pub counter_wrap: bool,
 }
 
 /// The note a report carries under `--only-intra-group`.
@@ -120,6 +126,12 @@ pub const MAX_THREADS_ALONG_X: u64 = (1 << 31) - 1;
 /// Threads along a dimension below which a 32-bit global index
 /// (`blockIdx * blockDim + threadIdx`) cannot wrap.
 const GLOBAL_INDEX_RANGE: u64 = 1 << 32;
+
+/// The note a report carries when a 64-bit loop counter was assumed not to
+/// wrap (see [`Assumptions::counter_wrap`]).
+pub const COUNTER_NO_WRAP_NOTE: &str = "64-bit loop counters are assumed not to wrap \
+around 2^64 (their bound is never within one step of 2^64, an element count beyond any \
+memory); --counter-wrap also checks executions where they wrap";
 
 /// The note a report carries when the no-overflow assumption was used.
 pub const SIGNED_OVERFLOW_NOTE: &str = "signed arithmetic is assumed not to overflow \
@@ -239,6 +251,14 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     }
     if config.assumptions.only_intra_group {
         report.notes.push(ONLY_INTRA_GROUP_NOTE.into());
+    }
+    if !config.assumptions.counter_wrap
+        && kp
+            .preconditions
+            .iter()
+            .any(|c| c.is_assumed_counter_bound())
+    {
+        report.notes.push(COUNTER_NO_WRAP_NOTE.into());
     }
     let Passes {
         races,
@@ -487,13 +507,12 @@ fn preconditions_contradict(
     assumptions: Assumptions,
 ) -> Result<bool, Fatal> {
     let mut pre = kp.clone();
-    pre.preconditions.retain(|c| {
-        !matches!(
-            c.origin,
-            crate::ConditionOrigin::Assume(
-                warpsafe_ir::AssumeOrigin::Assume | warpsafe_ir::AssumeOrigin::Aligned
-            )
-        )
+    pre.preconditions.retain(|c| match c.origin {
+        crate::ConditionOrigin::Assume(
+            warpsafe_ir::AssumeOrigin::Assume | warpsafe_ir::AssumeOrigin::Aligned,
+        ) => false,
+        crate::ConditionOrigin::CounterNoWrap => !assumptions.counter_wrap,
+        _ => true,
     });
     if pre.preconditions.is_empty() && params.is_empty() && !partial_block_too_large(&kernel.launch)
     {
@@ -1961,6 +1980,14 @@ impl<'k> Check<'k> {
         let mut approximate = false;
         let mut late = 0;
         for (k, c) in kp.preconditions.iter().enumerate() {
+            // A counter bound is used where it holds for the whole kernel,
+            // else left out silently: its loop is then not exact, which
+            // the races found in it say.
+            if c.origin == crate::ConditionOrigin::CounterNoWrap
+                && (self.assumptions.counter_wrap || !c.is_assumed_counter_bound())
+            {
+                continue;
+            }
             if !c.guard.is_true() || c.in_loop {
                 if c.origin == crate::ConditionOrigin::Assume(warpsafe_ir::AssumeOrigin::Aligned) {
                     dropped_aligned += 1;

@@ -21,6 +21,11 @@ pub(crate) struct Shape<'a> {
     pub(crate) step_op: BinOp,
     /// The stride, in the variable's type.
     pub(crate) amount: Expr,
+    /// The comparison converts a signed variable to this wider unsigned
+    /// type (`int i` against a `size_t n`: `(u64)i < n`); `bound` is of
+    /// this type. `loops` makes the range exact only where `i` is not
+    /// negative.
+    pub(crate) widened: Option<ScalarTy>,
 }
 
 /// Every variable a statement list assigns (nested blocks included).
@@ -84,6 +89,22 @@ fn as_var(e: &Expr, kernel: &Kernel) -> Option<VarId> {
     }
 }
 
+/// `(W)v` with `v` a signed variable and `W` a wider unsigned type: the
+/// usual arithmetic conversions of `v < n` for an `int v` and a `size_t n`.
+fn as_widened(e: &Expr, kernel: &Kernel) -> Option<(VarId, ScalarTy)> {
+    let Expr::Cast(ty, inner) = e else {
+        return None;
+    };
+    let Expr::Var(v) = &**inner else { return None };
+    let from = kernel.var(*v).ty;
+    (from.is_integer()
+        && from.is_signed()
+        && ty.is_integer()
+        && !ty.is_signed()
+        && ty.bits() > from.bits())
+    .then_some((*v, *ty))
+}
+
 /// Matches a real loop against the counting-loop shape; the error says why
 /// it does not match.
 #[allow(clippy::too_many_arguments)]
@@ -110,10 +131,14 @@ pub(crate) fn recognise<'a>(
     if !op.is_comparison() || *op == BinOp::Eq {
         return Err("its condition is not a comparison".into());
     }
-    let (var, test, bound) = match (as_var(a, kernel), as_var(b, kernel)) {
-        (Some(v), _) if modified.contains(&v) => (v, *op, &**b),
-        (_, Some(v)) if modified.contains(&v) => (v, mirror(*op), &**a),
-        _ => return Err("its condition does not compare a variable the loop updates".into()),
+    let (var, test, bound, widened) = match (as_var(a, kernel), as_var(b, kernel)) {
+        (Some(v), _) if modified.contains(&v) => (v, *op, &**b, None),
+        (_, Some(v)) if modified.contains(&v) => (v, mirror(*op), &**a, None),
+        _ => match (as_widened(a, kernel), as_widened(b, kernel)) {
+            (Some((v, w)), _) if modified.contains(&v) => (v, *op, &**b, Some(w)),
+            (_, Some((v, w))) if modified.contains(&v) => (v, mirror(*op), &**a, Some(w)),
+            _ => return Err("its condition does not compare a variable the loop updates".into()),
+        },
     };
     let vty = kernel.var(var).ty;
     if !vty.is_integer() {
@@ -161,12 +186,19 @@ pub(crate) fn recognise<'a>(
     if !invariant(&amount) {
         return Err("its stride changes in the loop".into());
     }
+    if widened.is_some() && !matches!(step_op, BinOp::Add) {
+        return Err(
+            "it compares its signed variable converted to a wider unsigned type, with a step other than `+`"
+                .into(),
+        );
+    }
     Ok(Shape {
         var,
         test,
         bound,
         step_op,
         amount,
+        widened,
     })
 }
 

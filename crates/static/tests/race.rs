@@ -461,6 +461,70 @@ fn signed_overflow_is_assumed_away_unless_signed_wrap() {
     assert_eq!(races[0].certainty, Certainty::Provable);
 }
 
+/// A 64-bit unsigned loop counter is assumed not to wrap around 2^64 (its
+/// bound would be within one step of 2^64): `i = t + k * blockDim.x` meets
+/// no other thread's `i` then (the report says what was assumed); with
+/// `counter_wrap`, a wrap shifts `i` by 2^64 mod blockDim.x, and the loop is
+/// no longer exact: a race is reported.
+#[test]
+fn wide_loop_counters_are_assumed_not_to_wrap_unless_counter_wrap() {
+    let k = kernel(
+        "__global__ void k(int *a, unsigned long long n) { \
+           for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) a[i] = 1; }",
+    );
+    let one_block = warpsafe_static::Assumptions {
+        only_intra_group: true,
+        ..Default::default()
+    };
+    let r = check_kernel(&k, &RaceConfig::default().with_assumptions(one_block));
+    assert_eq!(r.verdict, Verdict::Drf);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n == warpsafe_static::COUNTER_NO_WRAP_NOTE),
+        "{:?}",
+        r.notes
+    );
+    let wrap = warpsafe_static::Assumptions {
+        counter_wrap: true,
+        ..one_block
+    };
+    let r = check_kernel(&k, &RaceConfig::default().with_assumptions(wrap));
+    assert_eq!(r.verdict.races().len(), 1, "{:?}", r.verdict);
+    assert!(
+        !r.notes
+            .iter()
+            .any(|n| n == warpsafe_static::COUNTER_NO_WRAP_NOTE),
+        "{:?}",
+        r.notes
+    );
+}
+
+/// The no-wrap assumption of a 64-bit counter never hides what happens
+/// before its loop: with `n == 0` the bound `n - 1` is 2^64 - 1 (the
+/// counter would wrap), but the race on `out[0]` comes first and is found.
+#[test]
+fn a_counter_bound_assumes_nothing_away_before_its_loop() {
+    let k = kernel(
+        "__global__ void k(int *out, int *a, unsigned long long n) { \
+           if (n == 0) out[0] = 1; \
+           for (unsigned long long i = threadIdx.x; i < n - 1; i += blockDim.x) a[i] = 1; }",
+    );
+    let one_block = warpsafe_static::Assumptions {
+        only_intra_group: true,
+        ..Default::default()
+    };
+    let r = check_kernel(&k, &RaceConfig::default().with_assumptions(one_block));
+    let races = r.verdict.races();
+    assert!(
+        races
+            .iter()
+            .any(|r| r.array_name == "out" && r.certainty == Certainty::Provable),
+        "{:?}",
+        r.verdict
+    );
+}
+
 /// A no-overflow fact holds only where its operation is evaluated: the
 /// right operand of `||` (and of `&&`, and a `?:` branch) is not evaluated
 /// by every thread, so threads 2 and 3 race without any overflow (on a

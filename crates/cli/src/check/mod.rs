@@ -102,6 +102,12 @@ pub struct CheckArgs {
     /// and the grid stride are not negative and name each thread once.
     #[arg(long)]
     pub huge_grids: bool,
+    /// Also check executions in which a 64-bit unsigned loop counter
+    /// (`for (size_t i = tid; i < n; i += stride)`) wraps around 2^64. By
+    /// default its bound is assumed never to lie within one step of 2^64:
+    /// an element count that large exceeds any memory.
+    #[arg(long)]
+    pub counter_wrap: bool,
     /// Check races between threads of one block only (GPUVerify's flag):
     /// for kernels launched as one block, or whose blocks touch disjoint
     /// data. The report says what was left out.
@@ -406,6 +412,7 @@ fn race_config(args: &CheckArgs) -> RaceConfig {
         signed_wrap: args.signed_wrap,
         huge_grids: args.huge_grids,
         only_intra_group: args.only_intra_group,
+        counter_wrap: args.counter_wrap,
     })
 }
 
