@@ -50,7 +50,7 @@ pub use error::SmtError;
 pub use limits::{Permit, ProcessLimit};
 pub use locate::locate;
 pub use sexp::{is_simple_symbol, parse_prefix, ParseError, Sexp, MAX_DEPTH};
-pub use solver::{CheckResult, Solver};
+pub use solver::{CheckResult, Solver, MAX_RESTARTS};
 pub use term::{Sort, Term};
 pub use transcript::Transcript;
 pub use value::Value;

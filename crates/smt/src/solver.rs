@@ -12,11 +12,15 @@
 //! - A query that runs out of time is `CheckResult::Unknown("timeout after N
 //!   ms")`: either the solver's own limit fired (it answers `unknown` and
 //!   stays usable) or the watchdog killed it `grace` after the limit.
+//! - A solver the watchdog killed is restarted (at most [`MAX_RESTARTS`]
+//!   times per session) and given again every declaration and assertion of
+//!   the scopes still open, so one query that hangs costs that query, not
+//!   the session. Past the limit it stays dead.
 //! - Any other failure is an `SmtError`, after which the solver is *dead*:
 //!   its process is killed and every later request fails with
 //!   `SmtError::Dead`. Start a new `Solver` to go on.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::config::{SolverConfig, SolverKind};
@@ -28,6 +32,9 @@ use crate::sexp::Sexp;
 use crate::term::{self, Sort, Term};
 use crate::transcript::Transcript;
 use crate::value::{decode_get_value, decode_model, truncate, Value};
+
+/// How many times one session restarts a solver that the watchdog killed.
+pub const MAX_RESTARTS: u32 = 4;
 
 /// The answer to `check-sat`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -73,6 +80,13 @@ pub struct Solver {
     transcript: Option<Transcript>,
     /// Commands written since the last flush.
     buffered: String,
+    /// The commands that built the solver's state, one frame per scope:
+    /// the base and each open `push` (what a restart sends again).
+    frames: Vec<Vec<String>>,
+    /// The binary and its arguments (to restart it).
+    program: PathBuf,
+    args: Vec<String>,
+    restarts: u32,
     depth: usize,
     dead: Option<String>,
     /// Whether the last check answered `unknown` because it ran out of
@@ -114,6 +128,10 @@ impl Solver {
             grace: config.grace,
             transcript: config.transcript,
             buffered: String::new(),
+            frames: vec![Vec::new()],
+            program,
+            args,
+            restarts: 0,
             depth: 0,
             dead: None,
             out_of_resources: false,
@@ -155,6 +173,12 @@ impl Solver {
     /// `define-sort`, `define-fun`, ...). Do not use it for commands that
     /// answer, nor to turn on `:print-success`.
     pub fn command(&mut self, command: &Sexp) -> Result<(), SmtError> {
+        self.send(command, true)
+    }
+
+    /// Writes `command`; `state` when it builds the solver's state (a
+    /// declaration, an assertion, an option), which a restart sends again.
+    fn send(&mut self, command: &Sexp, state: bool) -> Result<(), SmtError> {
         self.alive()?;
         let text = command.to_string();
         if let Some(t) = &self.transcript {
@@ -162,6 +186,12 @@ impl Solver {
         }
         self.buffered.push_str(&text);
         self.buffered.push('\n');
+        if state {
+            self.frames
+                .last_mut()
+                .expect("invariant: the base frame is never popped")
+                .push(text);
+        }
         Ok(())
     }
 
@@ -203,7 +233,8 @@ impl Solver {
 
     /// `(push 1)`.
     pub fn push(&mut self) -> Result<(), SmtError> {
-        self.command(&term::app("push", [Sexp::atom("1")]))?;
+        self.send(&term::app("push", [Sexp::atom("1")]), false)?;
+        self.frames.push(Vec::new());
         self.depth += 1;
         Ok(())
     }
@@ -213,7 +244,8 @@ impl Solver {
         if self.depth == 0 {
             return Err(SmtError::Usage("pop without a matching push".to_owned()));
         }
-        self.command(&term::app("pop", [Sexp::atom("1")]))?;
+        self.send(&term::app("pop", [Sexp::atom("1")]), false)?;
+        self.frames.pop();
         self.depth -= 1;
         Ok(())
     }
@@ -266,14 +298,17 @@ impl Solver {
                 self.note(note);
             }
             if let Some(limit) = rlimit {
-                self.command(&rlimit_option(limit))?;
+                self.send(&rlimit_option(limit), false)?;
             }
+            let restarts = self.restarts;
             answer = self.check_command(command)?;
-            if self.dead.is_some() {
+            // Killed by the watchdog (and perhaps restarted, without the
+            // resource limit): the time is used up.
+            if self.dead.is_some() || self.restarts != restarts {
                 return Ok(answer);
             }
             if rlimit.is_some() {
-                self.command(&rlimit_option(0))?;
+                self.send(&rlimit_option(0), false)?;
             }
             if !self.out_of_resources {
                 return Ok(answer);
@@ -313,7 +348,7 @@ impl Solver {
 
     fn check_command(&mut self, command: Sexp) -> Result<CheckResult, SmtError> {
         self.out_of_resources = false;
-        self.command(&command)?;
+        self.send(&command, false)?;
         self.flush();
         let start = Instant::now();
         // A limit too far away to represent as an instant is no deadline.
@@ -354,7 +389,7 @@ impl Solver {
         start: Instant,
     ) -> Result<CheckResult, SmtError> {
         let command = term::app("get-info", [Sexp::atom(":reason-unknown")]);
-        self.command(&command)?;
+        self.send(&command, false)?;
         self.flush();
         // The solver has just answered, so this is quick; allow at least
         // `grace` even when the query used up its time.
@@ -391,7 +426,7 @@ impl Solver {
 
     /// Sends a command that has one answer and returns the answer.
     fn request(&mut self, command: Sexp, expected: &'static str) -> Result<Sexp, SmtError> {
-        self.command(&command)?;
+        self.send(&command, false)?;
         self.flush();
         let after = self.timeout.map(|t| t + self.grace);
         match self.read_answer(after.map(|a| Instant::now() + a), &command, expected) {
@@ -449,13 +484,41 @@ impl Solver {
         Ok(answer)
     }
 
-    /// The watchdog fired: kill the solver and report the timeout.
+    /// The watchdog fired: kill the solver, restart it with the state of
+    /// the open scopes (or, past [`MAX_RESTARTS`] or when it cannot start,
+    /// leave it dead) and report the timeout.
     fn watchdog_kill(&mut self, start: Instant) -> CheckResult {
         let waited = start.elapsed().as_millis();
         self.process.kill();
         let reason = format!("killed by the watchdog after {waited} ms without an answer");
         self.note(&reason);
-        self.dead = Some(reason);
+        if self.restarts < MAX_RESTARTS {
+            match SolverProcess::spawn(&self.program, &self.args) {
+                Ok(process) => {
+                    self.process = process;
+                    self.restarts += 1;
+                    let mut replay = String::new();
+                    for (i, frame) in self.frames.iter().enumerate() {
+                        if i > 0 {
+                            replay.push_str("(push 1)\n");
+                        }
+                        for command in frame {
+                            replay.push_str(command);
+                            replay.push('\n');
+                        }
+                    }
+                    self.note(&format!(
+                        "restarted the solver ({} of {MAX_RESTARTS}) and sent again the {} scope(s) still open",
+                        self.restarts,
+                        self.frames.len()
+                    ));
+                    self.buffered = replay;
+                }
+                Err(e) => self.dead = Some(format!("{reason}; restarting it failed: {e}")),
+            }
+        } else {
+            self.dead = Some(reason);
+        }
         // The deadline exists only when a timeout is set.
         CheckResult::Unknown(timeout_reason(self.timeout.unwrap_or_default()))
     }

@@ -96,10 +96,72 @@ fn hung_solver_is_killed_by_the_watchdog() {
     );
     assert!(took >= Duration::from_millis(500), "{took:?}");
     assert!(took < Duration::from_secs(2), "{took:?}");
+    // Restarted after each kill, up to the limit; then dead.
+    for _ in 0..warpsafe_smt::MAX_RESTARTS {
+        assert_eq!(
+            s.check().expect("restarted"),
+            CheckResult::Unknown("timeout after 200 ms".to_owned())
+        );
+    }
     match s.check() {
         Err(SmtError::Dead { reason }) => assert!(reason.contains("watchdog"), "{reason}"),
         other => panic!("expected Dead, got {other:?}"),
     }
+}
+
+/// A solver killed by the watchdog is restarted with every declaration,
+/// assertion and open scope it had, and the session goes on: the hung
+/// query is the only one lost. The fake solver hangs in its first life
+/// and logs what each life receives.
+#[test]
+fn a_killed_solver_is_restarted_with_its_state() {
+    let dir = common::temp_dir("restart");
+    let log = dir.join("log");
+    let count = dir.join("count");
+    let script = format!(
+        "n=$(cat {count} 2>/dev/null || echo 0); n=$((n+1)); echo $n > {count}\n\
+         while IFS= read -r line; do\n  echo \"$n $line\" >> {log}\n  case \"$line\" in\n    \
+         *check-sat*) if [ $n = 1 ]; then exec sleep 600; else echo sat; fi ;;\n  esac\ndone\n",
+        count = count.display(),
+        log = log.display()
+    );
+    let config = fake_solver("restart", &script)
+        .with_timeout(Some(Duration::from_millis(200)))
+        .with_grace(Duration::from_millis(200));
+    let mut s = Solver::start(config).expect("starts");
+    let x = s.declare_const("x", &Sort::Int).expect("declare");
+    s.assert(&term::gt(x.clone(), term::int(0)))
+        .expect("assert");
+    s.push().expect("push");
+    s.assert(&term::lt(x.clone(), term::int(9)))
+        .expect("assert");
+    s.push().expect("push");
+    s.assert(&term::eq(x.clone(), term::int(5)))
+        .expect("assert");
+    s.pop().expect("pop");
+    assert!(s.check().expect("killed, not an error").is_timeout());
+    assert_eq!(s.check().expect("restarted"), CheckResult::Sat);
+    s.pop().expect("pop");
+    assert_eq!(s.depth(), 0);
+    assert_eq!(s.check().expect("still usable"), CheckResult::Sat);
+    let second: Vec<String> = std::fs::read_to_string(&log)
+        .expect("the log exists")
+        .lines()
+        .filter_map(|l| l.strip_prefix("2 ").map(str::to_owned))
+        .collect();
+    let sent = second.join("\n");
+    assert!(sent.contains("(declare-const x Int)"), "{sent}");
+    assert!(sent.contains("(assert (> x 0))"), "{sent}");
+    assert!(sent.contains("(push 1)"), "{sent}");
+    assert!(sent.contains("(assert (< x 9))"), "{sent}");
+    // The popped scope is not sent again.
+    assert!(!sent.contains("(assert (= x 5))"), "{sent}");
+    // The resource limit of the killed try is not part of the state.
+    let replay = &second[..=second
+        .iter()
+        .position(|l| l == "(assert (< x 9))")
+        .expect("replayed")];
+    assert!(!replay.iter().any(|l| l.contains("rlimit")), "{sent}");
 }
 
 #[test]
