@@ -123,6 +123,7 @@ impl Infer<'_> {
                     bound,
                     shape.step_op,
                     amount,
+                    shape.wraps,
                 )
                 .map(|c| match widened {
                     Some(w) => w.apply(c),
@@ -448,6 +449,10 @@ impl Infer<'_> {
 
 /// Normalises a recognised loop `var = init; while (var test bound) var = var op amount`
 /// into `lo..hi` with its validity condition.
+/// `wraps`: the update wraps around in the variable's type (converted back
+/// from a wider type, see `shape`), even when it is signed: it then needs
+/// the no-wrap conditions of an unsigned variable.
+#[allow(clippy::too_many_arguments)]
 fn counted(
     var: VarId,
     ty: ScalarTy,
@@ -456,6 +461,7 @@ fn counted(
     bound: Sym,
     op: BinOp,
     amount: Sym,
+    wraps: bool,
 ) -> Result<Counted, String> {
     let start = init.clone();
     let (op, amount) = match (op, amount.as_int()) {
@@ -469,6 +475,8 @@ fn counted(
     let max = Sym::int(type_range(ty).1, ty);
     let bits = Sym::int(i128::from(ty.bits()), ty);
     let unsigned = !ty.is_signed();
+    // Steps that may wrap around in `ty` (defined behaviour).
+    let wrapping = unsigned || wraps;
     let mut v = Validity {
         all: Sym::Bool(true),
         defined: Sym::Bool(true),
@@ -495,13 +503,13 @@ fn counted(
             if !amount.is_positive() {
                 v.need(bin(BinOp::Gt, &amount, &zero));
             }
-            if unsigned {
+            if wrapping {
                 let limit = match test {
                     BinOp::Le => bin(BinOp::Sub, &max, &amount),
                     _ => bin(BinOp::Add, &bin(BinOp::Sub, &max, &amount), &one),
                 };
                 let no_wrap = bin(BinOp::Le, &bound, &limit);
-                if ty.bits() == 64 {
+                if unsigned && ty.bits() == 64 {
                     wide_no_wrap = Some(no_wrap.clone());
                 }
                 v.need(no_wrap);
@@ -512,7 +520,7 @@ fn counted(
             if !amount.is_positive() {
                 v.need(bin(BinOp::Gt, &amount, &zero));
             }
-            if unsigned {
+            if wrapping {
                 let limit = match test {
                     BinOp::Ge => amount.clone(),
                     _ => bin(BinOp::Sub, &amount, &one),
@@ -524,7 +532,7 @@ fn counted(
         BinOp::Mul => {
             v.need(bin(BinOp::Gt, &amount, &one));
             v.need(bin(BinOp::Gt, &init, &zero));
-            if unsigned {
+            if wrapping {
                 v.need(bin(BinOp::Le, &bound, &bin(BinOp::Div, &max, &amount)));
             }
             Step::Mul(amount)
@@ -533,7 +541,7 @@ fn counted(
             v.need(bin(BinOp::Gt, &amount, &zero));
             v.need(bin(BinOp::Lt, &amount, &bits));
             v.need(bin(BinOp::Gt, &init, &zero));
-            if unsigned {
+            if wrapping {
                 v.need(bin(BinOp::Le, &bound, &bin(BinOp::Shr, &max, &amount)));
             }
             Step::Shl(amount)
@@ -553,7 +561,7 @@ fn counted(
         (true, BinOp::Le) => {
             // `i <= MAX` holds for every `i`: with a signed `i` the loop
             // ends only by overflowing it (or by an early exit).
-            if unsigned {
+            if wrapping {
                 v.need(bin(BinOp::Lt, &bound, &max));
             } else {
                 v.need_unless_overflow(bin(BinOp::Lt, &bound, &max));

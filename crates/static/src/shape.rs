@@ -26,6 +26,11 @@ pub(crate) struct Shape<'a> {
     /// this type. `loops` makes the range exact only where `i` is not
     /// negative.
     pub(crate) widened: Option<ScalarTy>,
+    /// The update is computed in a wider type and converted back
+    /// (`short i; i += blockDim.x` is `i = (short)((int)i + blockDim.x)`):
+    /// the conversion wraps, defined behaviour even for a signed variable,
+    /// so `loops` must not assume it away.
+    pub(crate) wraps: bool,
 }
 
 /// Every variable a statement list assigns (nested blocks included).
@@ -169,7 +174,7 @@ pub(crate) fn recognise<'a>(
     let StmtKind::Assign { value, .. } = &update.kind else {
         return Err("its variable is not updated by arithmetic".into());
     };
-    let (step_op, amount) = match_update(value, var, vty)?;
+    let (step_op, amount, wraps) = match_update(value, var, vty)?;
     if !matches!(
         step_op,
         BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl | BinOp::Shr
@@ -199,13 +204,17 @@ pub(crate) fn recognise<'a>(
         step_op,
         amount,
         widened,
+        wraps,
     })
 }
 
 /// Matches `v = v op k` (or `k op v` for `+`/`*`), also through C's
-/// conversions `v = (T)((U)v op k)` where `U` has `T`'s width and `op` is
-/// `+ - *` (the same bits either way). Returns `op` and `k` in `v`'s type.
-fn match_update(value: &Expr, var: VarId, vty: ScalarTy) -> Result<(BinOp, Expr), String> {
+/// conversions `v = (T)((U)v op k)` where `op` is `+ - *` and `U` has `T`'s
+/// width (the same bits either way) or is wider (the low bits are the
+/// same: `v op (T)k` wrapping in `T`, whose conversion is defined, so the
+/// match says it wraps). Returns `op`, `k` in `v`'s type, and whether the
+/// update wraps in `v`'s type even for a signed `v`.
+fn match_update(value: &Expr, var: VarId, vty: ScalarTy) -> Result<(BinOp, Expr, bool), String> {
     let direct = |op: BinOp, l: &Expr, r: &Expr, is_var: &dyn Fn(&Expr) -> bool| match (l, r) {
         (l, k) if is_var(l) => Some((op, k.clone())),
         (k, r) if is_var(r) && matches!(op, BinOp::Add | BinOp::Mul) => Some((op, k.clone())),
@@ -213,15 +222,16 @@ fn match_update(value: &Expr, var: VarId, vty: ScalarTy) -> Result<(BinOp, Expr)
     };
     let plain = |e: &Expr| matches!(e, Expr::Var(v) if *v == var);
     match value {
-        Expr::Binary(op, ty, l, r) if *ty == vty => {
-            direct(*op, l, r, &plain).ok_or_else(|| "its update is not `i = i op k`".to_string())
-        }
+        Expr::Binary(op, ty, l, r) if *ty == vty => direct(*op, l, r, &plain)
+            .map(|(op, k)| (op, k, false))
+            .ok_or_else(|| "its update is not `i = i op k`".to_string()),
         Expr::Cast(outer, inner) if *outer == vty => {
             let Expr::Binary(op, ty, l, r) = &**inner else {
                 return Err("its update is not `i = i op k`".into());
             };
             let same_bits = ty.is_integer() && ty.bits() == vty.bits();
-            if !same_bits || !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+            let narrowed = ty.is_integer() && vty.is_integer() && ty.bits() > vty.bits();
+            if !(same_bits || narrowed) || !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
                 return Err("its update converts the variable".into());
             }
             let widened = |e: &Expr| match e {
@@ -230,7 +240,7 @@ fn match_update(value: &Expr, var: VarId, vty: ScalarTy) -> Result<(BinOp, Expr)
             };
             let (op, k) = direct(*op, l, r, &widened)
                 .ok_or_else(|| "its update is not `i = i op k`".to_string())?;
-            Ok((op, Expr::Cast(vty, Box::new(k))))
+            Ok((op, Expr::Cast(vty, Box::new(k)), narrowed))
         }
         _ => Err("its update is not `i = i op k` in the variable's type".into()),
     }
