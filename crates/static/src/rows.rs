@@ -7,6 +7,17 @@
 //! its premises (the columns in range, no overflow or wrap-around) are
 //! part of it, so asserting it changes no answer, only how fast the
 //! solver finds one.
+//!
+//! A sum whose products share a factor, `x + w * y + i * w` (the index of
+//! a tile loop over rows, `index + i * width` with `index = x + width *
+//! y`), is the row `y + i` of width `w` at column `x`: a *factored* row;
+//! so is a longer sum with one product, `y + h * x + i` (row `x`, column
+//! `y + i`).
+//! Its lemma compares the indices themselves and takes as premises that
+//! every operation of the sum is exact (the encoder's own no-overflow
+//! facts, in C's default) and that the column, summed in twice the width
+//! (where it cannot wrap), is in `0..w`: then the integer index is
+//! `w * (y + i) + x` and division by `w` is unique.
 
 use crate::encode::Encoder;
 use crate::{EncodeError, Sym};
@@ -23,6 +34,96 @@ pub(crate) struct Row {
     w: Term,
     b: Term,
     ty: ScalarTy,
+    /// For a factored row: the index itself, that every operation it was
+    /// summed with is exact, and that the column is in `0..w` (summed in
+    /// twice the width, where the sum cannot wrap).
+    factored: Option<(Term, Term, Term)>,
+}
+
+/// A sum of products that share the factor `w`, plus the other summands:
+/// `Σ c_j * w + Σ b_k`, with the sum's additions and the products.
+struct Factored<'s> {
+    sum: &'s Sym,
+    w: &'s Sym,
+    coefficients: Vec<&'s Sym>,
+    rest: Vec<&'s Sym>,
+    /// The sum's additions and the grouped products, `(op, l, r)`.
+    ops: Vec<(BinOp, &'s Sym, &'s Sym)>,
+    ty: ScalarTy,
+}
+
+/// The factored rows of `index`: its top-level sum (through widening
+/// casts) grouped by each factor of its products, where `split` does not
+/// already read it so (two products share the factor, or the sum has more
+/// than two summands: `y + h * x + i` is the row `x` at column `y + i`).
+fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
+    let mut sum = index;
+    while let Sym::Cast(to, inner) = sum {
+        if !widens(inner.ty(), *to) {
+            break;
+        }
+        sum = inner;
+    }
+    let Sym::Binary(BinOp::Add, ty, _, _) = sum else {
+        return Vec::new();
+    };
+    let ty = *ty;
+    if !ty.is_integer() || ty.bits() > 32 {
+        return Vec::new();
+    }
+    let mut summands = Vec::new();
+    let mut adds = Vec::new();
+    let mut todo = vec![sum];
+    while let Some(s) = todo.pop() {
+        match s {
+            Sym::Binary(BinOp::Add, t, l, r) if *t == ty => {
+                adds.push((BinOp::Add, &**l, &**r));
+                todo.push(r);
+                todo.push(l);
+            }
+            s => summands.push(s),
+        }
+    }
+    fn product(s: &Sym, ty: ScalarTy) -> Option<(&Sym, &Sym)> {
+        match s {
+            Sym::Binary(BinOp::Mul, t, p, q) if *t == ty => Some((&**p, &**q)),
+            _ => None,
+        }
+    }
+    let factors_of = |s: &'s Sym| product(s, ty);
+    let mut out: Vec<Factored> = Vec::new();
+    for cand in summands.iter().filter_map(|s| factors_of(s)) {
+        for w in [cand.0, cand.1] {
+            if out.iter().any(|f| f.w == w) || !uniform(w) {
+                continue;
+            }
+            let mut coefficients = Vec::new();
+            let mut rest = Vec::new();
+            let mut ops = adds.clone();
+            for s in &summands {
+                match factors_of(s) {
+                    Some((p, q)) if p == w || q == w => {
+                        coefficients.push(if p == w { q } else { p });
+                        ops.push((BinOp::Mul, p, q));
+                    }
+                    _ => rest.push(*s),
+                }
+            }
+            // One product and one other summand is `split`'s `a * w + b`.
+            if coefficients.len() >= 2 || (!coefficients.is_empty() && summands.len() >= 3) {
+                out.push(Factored {
+                    sum,
+                    w,
+                    coefficients,
+                    rest,
+                    ops,
+                    ty,
+                });
+            }
+        }
+    }
+    out.truncate(MAX_ROWS);
+    out
 }
 
 /// Every `a * w + b` (either operand of the product as `w`) in `index`,
@@ -56,6 +157,24 @@ fn split(index: &Sym) -> Vec<(&Sym, &Sym, &Sym, ScalarTy)> {
     out
 }
 
+/// Whether `s` is the same for every thread and iteration (parameters,
+/// launch dimensions, constants): what a row width is. Other factors
+/// (`y * h` read with `y` as the width) only give lemmas the solver cannot
+/// use and slows down on.
+fn uniform(s: &Sym) -> bool {
+    use warpsafe_ir::Builtin;
+    let mut uniform = true;
+    s.walk(&mut |x| {
+        uniform &= !matches!(
+            x,
+            Sym::Builtin(Builtin::ThreadIdx(_) | Builtin::BlockIdx(_))
+                | Sym::LoopVar { .. }
+                | Sym::Unknown(_)
+        )
+    });
+    uniform
+}
+
 /// Whether converting `from` to `to` keeps every value.
 fn widens(from: ScalarTy, to: ScalarTy) -> bool {
     from.is_integer()
@@ -70,7 +189,7 @@ fn widens(from: ScalarTy, to: ScalarTy) -> bool {
 /// The decompositions of `index`, encoded by `e` (the encoder that
 /// encoded the index, so the terms are the index's own).
 pub(crate) fn rows(e: &mut Encoder, index: &Sym) -> Result<Vec<Row>, EncodeError> {
-    split(index)
+    let mut rows = split(index)
         .into_iter()
         .map(|(a, w, b, ty)| {
             Ok(Row {
@@ -78,9 +197,70 @@ pub(crate) fn rows(e: &mut Encoder, index: &Sym) -> Result<Vec<Row>, EncodeError
                 w: e.encode_as(w, ty)?,
                 b: e.encode_as(b, ty)?,
                 ty,
+                factored: None,
             })
         })
-        .collect()
+        .collect::<Result<Vec<Row>, EncodeError>>()?;
+    // The row and column sums are the lemma's own terms, not the
+    // program's: encoding them must not add facts about the program.
+    let (facts, wraps) = (e.facts.len(), e.wrap_facts.len());
+    for f in factored(index) {
+        let ty = f.ty;
+        let mut enc = |s: &Sym| e.encode_as(s, ty);
+        let add = |terms: Vec<Term>| {
+            terms
+                .into_iter()
+                .reduce(term::bvadd)
+                .unwrap_or_else(|| term::bv(0, ty.bits()))
+        };
+        let coefficients = f
+            .coefficients
+            .iter()
+            .map(|c| enc(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        let rest = f
+            .rest
+            .iter()
+            .map(|c| enc(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut exact = Vec::new();
+        for (op, l, r) in &f.ops {
+            exact.push(crate::encode::exact(*op, ty, &enc(l)?, &enc(r)?));
+        }
+        let w = enc(f.w)?;
+        // The column summed where it cannot wrap: its value as an integer.
+        let bits = ty.bits();
+        let wide = |t: &Term| {
+            if ty.is_signed() {
+                term::sign_extend(bits, t.clone())
+            } else {
+                term::zero_extend(bits, t.clone())
+            }
+        };
+        let column = rest
+            .iter()
+            .map(wide)
+            .reduce(term::bvadd)
+            .unwrap_or_else(|| term::bv(0, 2 * bits));
+        let in_row = if ty.is_signed() {
+            term::and([
+                term::bvsge(column.clone(), term::bv(0, 2 * bits)),
+                term::bvslt(column, wide(&w)),
+            ])
+        } else {
+            term::bvult(column, wide(&w))
+        };
+        rows.push(Row {
+            a: add(coefficients),
+            w,
+            b: add(rest),
+            ty,
+            factored: Some((enc(f.sum)?, term::and(exact), in_row)),
+        });
+    }
+    e.facts.truncate(facts);
+    e.wrap_facts.truncate(wraps);
+    Ok(rows)
 }
 
 /// The lemma for two decompositions of one type: equal exact indices
@@ -135,7 +315,18 @@ pub(crate) fn lemmas(first: &[Row], second: &[Row]) -> Vec<Term> {
                     crate::encode::exact(BinOp::Add, r.ty, &product, &r.b),
                 ])
             };
-            let value = |r: &Row| term::bvadd(term::bvmul(r.a.clone(), r.w.clone()), r.b.clone());
+            let exact = |r: &Row| match &r.factored {
+                Some((_, ops, _)) => ops.clone(),
+                None => exact(r),
+            };
+            let in_row = |r: &Row| match &r.factored {
+                Some((_, _, in_row)) => in_row.clone(),
+                None => in_row(r),
+            };
+            let value = |r: &Row| match &r.factored {
+                Some((index, _, _)) => index.clone(),
+                None => term::bvadd(term::bvmul(r.a.clone(), r.w.clone()), r.b.clone()),
+            };
             term::implies(
                 term::and([
                     term::eq(value(r1), value(r2)),
