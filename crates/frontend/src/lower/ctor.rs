@@ -61,6 +61,12 @@ impl<'t> Lowerer<'_, 't> {
             Some(i) if matches!(i.kind(), "argument_list" | "initializer_list") => {
                 named_children(i)
             }
+            // A constructor call misparsed as a function declaration (see
+            // `misparsed_ctor`): each parameter is a variable's name.
+            Some(i) if i.kind() == "parameter_list" => named_children(i)
+                .into_iter()
+                .filter_map(|p| p.child_by_field_name("type"))
+                .collect(),
             Some(i) if i.kind() == "call_expression" && self.calls_class(i, c) => i
                 .child_by_field_name("arguments")
                 .map(named_children)

@@ -51,6 +51,9 @@ impl<'t> Lowerer<'_, 't> {
                 self.value(inner)
             }
             "identifier" => self.identifier(n),
+            // A variable's name that tree-sitter read as a type (the
+            // arguments of a misparsed constructor call).
+            "type_identifier" if self.lookup(self.text(n)).is_some() => self.identifier(n),
             "qualified_identifier" => {
                 // A qualified name never names a local: look past them.
                 self.without_locals(|s| {

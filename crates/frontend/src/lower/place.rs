@@ -12,7 +12,7 @@ impl<'t> Lowerer<'_, 't> {
     /// The place an lvalue expression denotes.
     pub fn place(&mut self, n: Node<'t>) -> R<Place> {
         match n.kind() {
-            "identifier" => {
+            "identifier" | "type_identifier" => {
                 let name = self.text(n);
                 match self.lookup(name) {
                     Some(Binding::Place(p)) => Ok(p),

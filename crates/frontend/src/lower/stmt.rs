@@ -671,6 +671,23 @@ impl<'t> Lowerer<'_, 't> {
     /// `cuda::atomic_ref<int, S> r(a[1]);` parses as a function declarator;
     /// rebuild the intended constructor call.
     fn misparsed_ctor(&mut self, base: CType, d: Node<'t>, n: Node<'t>) -> R<()> {
+        if let CType::Struct(class) = &base {
+            if let Some(args) = self.misparsed_args(d) {
+                // `PeerGroup g(data, grid);`: C++'s most vexing parse, read
+                // by tree-sitter as a function declaration because every
+                // argument is a plain name. The names are variables in
+                // scope, so it constructs an object.
+                let name_node = d
+                    .child_by_field_name("declarator")
+                    .ok_or_else(|| self.unsupported(d, "declarator"))?;
+                let name = self.text(name_node).to_string();
+                let volatile = crate::decl::quals(self.syn, n).volatile;
+                let place = self.local_place(&name, &base, volatile, d)?;
+                self.construct(&place, class, Some(args), d)?;
+                self.bind(&name, Binding::Place(place));
+                return Ok(());
+            }
+        }
         let CType::AtomicRef(t, s) = base else {
             return Err(self.unsupported(d, "local function declarations"));
         };
@@ -714,6 +731,22 @@ impl<'t> Lowerer<'_, 't> {
             Binding::Place(Place::AtomicRef(Box::new(place), t, s)),
         );
         Ok(())
+    }
+
+    /// The parameter list of a function declarator that is really a
+    /// constructor call: every parameter a bare name (no declarator) that
+    /// names a variable in scope, not a type.
+    fn misparsed_args(&self, d: Node<'t>) -> Option<Node<'t>> {
+        let params = d.child_by_field_name("parameters")?;
+        let list = named_children(params);
+        let names_variable = |p: &Node<'t>| {
+            p.kind() == "parameter_declaration"
+                && p.child_by_field_name("declarator").is_none()
+                && p.child_by_field_name("type").is_some_and(|t| {
+                    t.kind() == "type_identifier" && self.lookup(self.text(t)).is_some()
+                })
+        };
+        (!list.is_empty() && list.iter().all(names_variable)).then_some(params)
     }
 
     fn place_of_name(&mut self, n: Node<'t>) -> R<Place> {
