@@ -60,6 +60,8 @@ struct Counted {
     /// behaviour, assumed away like every signed overflow of a loop
     /// variable.
     valid_defined: Sym,
+    /// `valid` rules out a counter that wraps around (see [`Validity`]).
+    may_wrap: bool,
     /// For a 64-bit unsigned variable stepped up by `+`: the condition
     /// (also part of `valid`) that it does not wrap around 2^64 (its bound
     /// is at most one step below 2^64). See [`Infer::assume_no_wide_wrap`].
@@ -246,7 +248,12 @@ impl Infer<'_> {
                     for_
                 } else {
                     self.note(span, "counting loop is exact only under a condition; otherwise its iteration count is unknown".into());
-                    let u = self.fresh(c.ty, UnknownReason::ModifiedInLoop { var: c.var }, span);
+                    let reason = if c.may_wrap {
+                        UnknownReason::CounterMayWrap { var: c.var }
+                    } else {
+                        UnknownReason::ModifiedInLoop { var: c.var }
+                    };
+                    let u = self.fresh(c.ty, reason, span);
                     let id = l.id;
                     let fallback = unknown_loop(it.cond, it.proto).map_syms(&mut |s| match s {
                         Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(u.clone()),
@@ -480,6 +487,7 @@ fn counted(
     let mut v = Validity {
         all: Sym::Bool(true),
         defined: Sym::Bool(true),
+        may_wrap: false,
     };
     let unit = amount.as_int() == Some(1);
     let mut wide_no_wrap = None;
@@ -512,7 +520,7 @@ fn counted(
                 if unsigned && ty.bits() == 64 {
                     wide_no_wrap = Some(no_wrap.clone());
                 }
-                v.need(no_wrap);
+                v.need_no_wrap(no_wrap);
             }
             Step::Add(amount)
         }
@@ -525,7 +533,7 @@ fn counted(
                     BinOp::Ge => amount.clone(),
                     _ => bin(BinOp::Sub, &amount, &one),
                 };
-                v.need(bin(BinOp::Ge, &bound, &limit));
+                v.need_no_wrap(bin(BinOp::Ge, &bound, &limit));
             }
             Step::Sub(amount)
         }
@@ -533,7 +541,7 @@ fn counted(
             v.need(bin(BinOp::Gt, &amount, &one));
             v.need(bin(BinOp::Gt, &init, &zero));
             if wrapping {
-                v.need(bin(BinOp::Le, &bound, &bin(BinOp::Div, &max, &amount)));
+                v.need_no_wrap(bin(BinOp::Le, &bound, &bin(BinOp::Div, &max, &amount)));
             }
             Step::Mul(amount)
         }
@@ -542,7 +550,7 @@ fn counted(
             v.need(bin(BinOp::Lt, &amount, &bits));
             v.need(bin(BinOp::Gt, &init, &zero));
             if wrapping {
-                v.need(bin(BinOp::Le, &bound, &bin(BinOp::Shr, &max, &amount)));
+                v.need_no_wrap(bin(BinOp::Le, &bound, &bin(BinOp::Shr, &max, &amount)));
             }
             Step::Shl(amount)
         }
@@ -562,7 +570,7 @@ fn counted(
             // `i <= MAX` holds for every `i`: with a signed `i` the loop
             // ends only by overflowing it (or by an early exit).
             if wrapping {
-                v.need(bin(BinOp::Lt, &bound, &max));
+                v.need_no_wrap(bin(BinOp::Lt, &bound, &max));
             } else {
                 v.need_unless_overflow(bin(BinOp::Lt, &bound, &max));
             }
@@ -600,6 +608,7 @@ fn counted(
         test,
         valid: v.all,
         valid_defined: v.defined,
+        may_wrap: v.may_wrap,
         wide_no_wrap,
     })
 }
@@ -622,6 +631,7 @@ fn narrowed_bound(bound: Sym, wide: ScalarTy, ty: ScalarTy, init: &Sym) -> (Sym,
     let mut v = Validity {
         all: Sym::Bool(true),
         defined: Sym::Bool(true),
+        may_wrap: false,
     };
     v.need(start);
     v.need_unless_overflow(fits);
@@ -633,6 +643,7 @@ impl Validity {
     fn apply(self, mut c: Counted) -> Counted {
         c.valid = Sym::and(c.valid, self.all);
         c.valid_defined = Sym::and(c.valid_defined, self.defined);
+        c.may_wrap |= self.may_wrap;
         c
     }
 }
@@ -642,6 +653,9 @@ struct Validity {
     all: Sym,
     /// Without those only an overflow of the signed loop variable breaks.
     defined: Sym,
+    /// Some condition rules out a counter that wraps around (defined
+    /// behaviour): where the loop is not exact, the counter may wrap.
+    may_wrap: bool,
 }
 
 impl Validity {
@@ -652,5 +666,11 @@ impl Validity {
 
     fn need_unless_overflow(&mut self, c: Sym) {
         self.all = Sym::and(self.all.clone(), c);
+    }
+
+    /// A condition that the counter does not wrap around its type.
+    fn need_no_wrap(&mut self, c: Sym) {
+        self.may_wrap |= !c.is_true();
+        self.need(c);
     }
 }

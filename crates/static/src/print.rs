@@ -162,6 +162,7 @@ fn unknown_text(u: &crate::sym::Unknown, kernel: &Kernel) -> String {
         UnknownReason::Float => "float".to_string(),
         UnknownReason::ModifiedInLoop { var } => var_name(kernel, *var),
         UnknownReason::AfterLoop { var } => format!("{}.after", var_name(kernel, *var)),
+        UnknownReason::CounterMayWrap { var } => format!("{}.wrap", var_name(kernel, *var)),
         UnknownReason::BarrierReduce => "reduce".to_string(),
         UnknownReason::Uninitialised { var } => format!("uninit({})", var_name(kernel, *var)),
         UnknownReason::LoopExit => "exited".to_string(),

@@ -2674,6 +2674,10 @@ pub(crate) fn describe_reason(kernel: &Kernel, r: &UnknownReason) -> String {
             format!("depends on `{}`, modified in a loop", var(v))
         }
         UnknownReason::AfterLoop { var: v } => format!("depends on `{}` after a loop", var(v)),
+        UnknownReason::CounterMayWrap { var: v } => format!(
+            "depends on `{}` where its loop is not an exact count: the counter may wrap around its type's maximum (a bound within one step of it)",
+            var(v)
+        ),
         UnknownReason::BarrierReduce => "depends on a barrier reduction".into(),
         UnknownReason::Uninitialised { var: v } => {
             format!("depends on `{}`, possibly uninitialised", var(v))

@@ -41,6 +41,10 @@ pub enum UnknownReason {
     ModifiedInLoop { var: VarId },
     /// A variable modified in a loop, read after the loop.
     AfterLoop { var: VarId },
+    /// The variable of a counting loop where the loop is not an exact
+    /// count because its counter may wrap around its type (defined
+    /// behaviour: unsigned, or converted back from a wider type).
+    CounterMayWrap { var: VarId },
     /// The result of `__syncthreads_count/_and/_or`.
     BarrierReduce,
     /// A value whose expression grew past [`MAX_TRACKED_NODES`] (a long

@@ -490,7 +490,19 @@ fn wide_loop_counters_are_assumed_not_to_wrap_unless_counter_wrap() {
         ..one_block
     };
     let r = check_kernel(&k, &RaceConfig::default().with_assumptions(wrap));
-    assert_eq!(r.verdict.races().len(), 1, "{:?}", r.verdict);
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    // The reason names the wrap, not only "modified in a loop".
+    match &races[0].certainty {
+        Certainty::Possible { reasons } => assert!(
+            reasons
+                .iter()
+                .any(|w| w.contains("`i` where its loop is not an exact count")
+                    && w.contains("may wrap around")),
+            "{reasons:?}"
+        ),
+        other => panic!("expected a possible race, got {other:?}"),
+    }
     assert!(
         !r.notes
             .iter()
