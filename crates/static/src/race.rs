@@ -2675,7 +2675,7 @@ pub(crate) fn describe_reason(kernel: &Kernel, r: &UnknownReason) -> String {
         }
         UnknownReason::AfterLoop { var: v } => format!("depends on `{}` after a loop", var(v)),
         UnknownReason::CounterMayWrap { var: v } => format!(
-            "depends on `{}` where its loop is not an exact count: the counter may wrap around its type's maximum (a bound within one step of it)",
+            "depends on `{}` where its loop is not an exact count: the counter may wrap around its type's range (past its maximum counting up, its minimum counting down)",
             var(v)
         ),
         UnknownReason::BarrierReduce => "depends on a barrier reduction".into(),
