@@ -484,11 +484,7 @@ fn counted(
     let unsigned = !ty.is_signed();
     // Steps that may wrap around in `ty` (defined behaviour).
     let wrapping = unsigned || wraps;
-    let mut v = Validity {
-        all: Sym::Bool(true),
-        defined: Sym::Bool(true),
-        may_wrap: false,
-    };
+    let mut v = Validity::new();
     let unit = amount.as_int() == Some(1);
     let mut wide_no_wrap = None;
     // `i != 0` on a halving loop is `i > 0` for a start that is not
@@ -628,11 +624,7 @@ fn narrowed_bound(bound: Sym, wide: ScalarTy, ty: ScalarTy, init: &Sym) -> (Sym,
         Sym::int(type_range(ty).1, wide),
     );
     let start = Sym::binary(BinOp::Ge, ty, init.clone(), Sym::int(0, ty));
-    let mut v = Validity {
-        all: Sym::Bool(true),
-        defined: Sym::Bool(true),
-        may_wrap: false,
-    };
+    let mut v = Validity::new();
     v.need(start);
     v.need_unless_overflow(fits);
     (Sym::cast(ty, bound), v)
@@ -659,6 +651,15 @@ struct Validity {
 }
 
 impl Validity {
+    /// No condition yet: exact.
+    fn new() -> Validity {
+        Validity {
+            all: Sym::Bool(true),
+            defined: Sym::Bool(true),
+            may_wrap: false,
+        }
+    }
+
     fn need(&mut self, c: Sym) {
         self.defined = Sym::and(self.defined.clone(), c.clone());
         self.all = Sym::and(self.all.clone(), c);

@@ -27,17 +27,80 @@ use warpsafe_smt::{term, Term};
 /// The most decompositions taken from one index.
 const MAX_ROWS: usize = 8;
 
-/// One way to read an index as `a * w + b`, encoded.
+/// One way to read an index as `a * w + b`, encoded, with the premises
+/// of its lemma.
 #[derive(Clone, Debug)]
 pub(crate) struct Row {
     a: Term,
     w: Term,
     b: Term,
     ty: ScalarTy,
-    /// For a factored row: the index itself, that every operation it was
-    /// summed with is exact, and that the column is in `0..w` (summed in
-    /// twice the width, where the sum cannot wrap).
-    factored: Option<(Term, Term, Term)>,
+    /// The index the decomposition reads: `a * w + b`, or for a factored
+    /// row the index itself.
+    value: Term,
+    /// That `value` is computed exactly (no overflow or wrap-around).
+    exact: Term,
+    /// That the column is in `0..w` (for a factored row, summed in twice
+    /// the width, where the sum cannot wrap).
+    in_row: Term,
+}
+
+/// `0 <= b < w` (`b < w` unsigned) on `bits`-bit terms.
+fn below(b: Term, w: Term, signed: bool, bits: u32) -> Term {
+    if signed {
+        term::and([term::bvsge(b.clone(), term::bv(0, bits)), term::bvslt(b, w)])
+    } else {
+        term::bvult(b, w)
+    }
+}
+
+impl Row {
+    /// The row `a * w + b` read straight off the index.
+    fn split(a: Term, w: Term, b: Term, ty: ScalarTy) -> Row {
+        let bits = ty.bits();
+        let signed = ty.is_signed();
+        let exact = if bits > 32 {
+            // Row, width and column within half the width: exact,
+            // without a double-width multiplier.
+            let (lo, hi) = if signed {
+                (
+                    term::bv(
+                        (u128::MAX << (bits / 2 - 1)) & (u128::MAX >> (128 - bits)),
+                        bits,
+                    ),
+                    term::bv(1u128 << (bits / 2 - 1), bits),
+                )
+            } else {
+                (term::bv(0, bits), term::bv(1u128 << (bits / 2), bits))
+            };
+            let within = |t: &Term| {
+                if signed {
+                    term::and([
+                        term::bvsge(t.clone(), lo.clone()),
+                        term::bvslt(t.clone(), hi.clone()),
+                    ])
+                } else {
+                    term::bvult(t.clone(), hi.clone())
+                }
+            };
+            term::and([within(&a), within(&w), within(&b)])
+        } else {
+            let product = term::bvmul(a.clone(), w.clone());
+            term::and([
+                crate::encode::exact(BinOp::Mul, ty, &a, &w),
+                crate::encode::exact(BinOp::Add, ty, &product, &b),
+            ])
+        };
+        Row {
+            value: term::bvadd(term::bvmul(a.clone(), w.clone()), b.clone()),
+            in_row: below(b.clone(), w.clone(), signed, bits),
+            exact,
+            a,
+            w,
+            b,
+            ty,
+        }
+    }
 }
 
 /// A sum of products that share the factor `w`, plus the other summands:
@@ -192,13 +255,12 @@ pub(crate) fn rows(e: &mut Encoder, index: &Sym) -> Result<Vec<Row>, EncodeError
     let mut rows = split(index)
         .into_iter()
         .map(|(a, w, b, ty)| {
-            Ok(Row {
-                a: e.encode_as(a, ty)?,
-                w: e.encode_as(w, ty)?,
-                b: e.encode_as(b, ty)?,
+            Ok(Row::split(
+                e.encode_as(a, ty)?,
+                e.encode_as(w, ty)?,
+                e.encode_as(b, ty)?,
                 ty,
-                factored: None,
-            })
+            ))
         })
         .collect::<Result<Vec<Row>, EncodeError>>()?;
     // The row and column sums are the lemma's own terms, not the
@@ -242,20 +304,14 @@ pub(crate) fn rows(e: &mut Encoder, index: &Sym) -> Result<Vec<Row>, EncodeError
             .map(wide)
             .reduce(term::bvadd)
             .unwrap_or_else(|| term::bv(0, 2 * bits));
-        let in_row = if ty.is_signed() {
-            term::and([
-                term::bvsge(column.clone(), term::bv(0, 2 * bits)),
-                term::bvslt(column, wide(&w)),
-            ])
-        } else {
-            term::bvult(column, wide(&w))
-        };
         rows.push(Row {
+            in_row: below(column, wide(&w), ty.is_signed(), 2 * bits),
+            value: enc(f.sum)?,
+            exact: term::and(exact),
             a: add(coefficients),
             w,
             b: add(rest),
             ty,
-            factored: Some((enc(f.sum)?, term::and(exact), in_row)),
         });
     }
     e.facts.truncate(facts);
@@ -271,70 +327,14 @@ pub(crate) fn lemmas(first: &[Row], second: &[Row]) -> Vec<Term> {
         .zip(second)
         .filter(|(r1, r2)| r1.ty == r2.ty)
         .map(|(r1, r2)| {
-            let bits = r1.ty.bits();
-            let signed = r1.ty.is_signed();
-            let in_row = |r: &Row| {
-                let lt = if signed { term::bvslt } else { term::bvult };
-                let below = lt(r.b.clone(), r.w.clone());
-                if signed {
-                    term::and([term::bvsge(r.b.clone(), term::bv(0, bits)), below])
-                } else {
-                    below
-                }
-            };
-            let exact = |r: &Row| {
-                if bits > 32 {
-                    // Row, width and column within half the width: exact,
-                    // without a double-width multiplier.
-                    let (lo, hi) = if signed {
-                        (
-                            term::bv(
-                                (u128::MAX << (bits / 2 - 1)) & (u128::MAX >> (128 - bits)),
-                                bits,
-                            ),
-                            term::bv(1u128 << (bits / 2 - 1), bits),
-                        )
-                    } else {
-                        (term::bv(0, bits), term::bv(1u128 << (bits / 2), bits))
-                    };
-                    let within = |t: &Term| {
-                        if signed {
-                            term::and([
-                                term::bvsge(t.clone(), lo.clone()),
-                                term::bvslt(t.clone(), hi.clone()),
-                            ])
-                        } else {
-                            term::bvult(t.clone(), hi.clone())
-                        }
-                    };
-                    return term::and([within(&r.a), within(&r.w), within(&r.b)]);
-                }
-                let product = term::bvmul(r.a.clone(), r.w.clone());
-                term::and([
-                    crate::encode::exact(BinOp::Mul, r.ty, &r.a, &r.w),
-                    crate::encode::exact(BinOp::Add, r.ty, &product, &r.b),
-                ])
-            };
-            let exact = |r: &Row| match &r.factored {
-                Some((_, ops, _)) => ops.clone(),
-                None => exact(r),
-            };
-            let in_row = |r: &Row| match &r.factored {
-                Some((_, _, in_row)) => in_row.clone(),
-                None => in_row(r),
-            };
-            let value = |r: &Row| match &r.factored {
-                Some((index, _, _)) => index.clone(),
-                None => term::bvadd(term::bvmul(r.a.clone(), r.w.clone()), r.b.clone()),
-            };
             term::implies(
                 term::and([
-                    term::eq(value(r1), value(r2)),
+                    term::eq(r1.value.clone(), r2.value.clone()),
                     term::eq(r1.w.clone(), r2.w.clone()),
-                    in_row(r1),
-                    in_row(r2),
-                    exact(r1),
-                    exact(r2),
+                    r1.in_row.clone(),
+                    r2.in_row.clone(),
+                    r1.exact.clone(),
+                    r2.exact.clone(),
                 ]),
                 term::and([
                     term::eq(r1.a.clone(), r2.a.clone()),
