@@ -167,6 +167,10 @@ pub(crate) struct Encoder<'a> {
     /// One constant per unknown leaf id: within one access of one thread,
     /// leaves with the same id denote the same value (see `sym`).
     unknowns: HashMap<u32, Term>,
+    /// The constants of leaves that are the same for the threads of one
+    /// block (quiet loads of shared memory), by leaf id: a query about two
+    /// threads of one block equates the two encoders' constants.
+    pub block_uniform: Vec<(u32, Term)>,
     /// What C guarantees about the values encoded with
     /// [`Encoder::encode_program`]: no signed overflow, each fact implied
     /// by the conditions under which its operation is evaluated. The
@@ -195,6 +199,7 @@ impl<'a> Encoder<'a> {
             decls: Vec::new(),
             approximations: Vec::new(),
             unknowns: HashMap::new(),
+            block_uniform: Vec::new(),
             facts: Vec::new(),
             wrap_facts: Vec::new(),
             recording: false,
@@ -289,6 +294,13 @@ impl<'a> Encoder<'a> {
                 self.approximations.push(u.reason.clone());
                 let t = self.fresh("u", sort);
                 self.unknowns.insert(u.id, t.clone());
+                if let UnknownReason::Load {
+                    block_uniform: true,
+                    ..
+                } = u.reason
+                {
+                    self.block_uniform.push((u.id, t.clone()));
+                }
                 t
             }
             Sym::Unary(op, ty, e) => match op {

@@ -22,6 +22,7 @@ use crate::protocol::{
     LoopRange, Proto, SyncKind,
 };
 use crate::sym::{Sym, UnknownReason};
+use std::collections::HashSet;
 use thiserror::Error;
 use warpsafe_ir::{
     AccessKind, BarrierKind, Builtin, Const, Expr, Kernel, LoopId, MemRef, MemSpace, ScalarTy,
@@ -137,6 +138,8 @@ pub(crate) struct Infer<'k> {
     pub(crate) preconditions: Vec<Condition>,
     asserts: Vec<Condition>,
     pub(crate) approximations: Vec<Approximation>,
+    /// The quiet loads of shared memory (`quiet`).
+    quiet: HashSet<*const Stmt>,
 }
 
 impl<'k> Infer<'k> {
@@ -152,6 +155,7 @@ impl<'k> Infer<'k> {
             preconditions: Vec::new(),
             asserts: Vec::new(),
             approximations: Vec::new(),
+            quiet: crate::quiet::quiet_loads(kernel),
         }
     }
 
@@ -334,7 +338,13 @@ impl<'k> Infer<'k> {
             StmtKind::Load { dst, mem, access } => {
                 let p = self.access(mem, AccessMode::Read, *access, env, span);
                 let ty = self.kernel.var(*dst).ty;
-                let v = self.fresh(ty, UnknownReason::Load { array: mem.array }, span);
+                let block_uniform = self.quiet.contains(&(stmt as *const Stmt))
+                    && matches!(&p, Proto::Access(a) if same_in_block(&a.index));
+                let reason = UnknownReason::Load {
+                    array: mem.array,
+                    block_uniform,
+                };
+                let v = self.fresh(ty, reason, span);
                 env.set(*dst, v);
                 Flow::straight(p)
             }
@@ -577,4 +587,15 @@ pub(crate) fn expr_ty(e: &Expr, kernel: &Kernel) -> ScalarTy {
         }
         Expr::Select(_, a, _) => expr_ty(a, kernel),
     }
+}
+
+/// Whether `index` is the same for every thread of a block: built from
+/// constants, parameters and the block's and grid's builtins only.
+fn same_in_block(index: &Sym) -> bool {
+    let mut same = true;
+    index.walk(&mut |s| match s {
+        Sym::Builtin(Builtin::ThreadIdx(_)) | Sym::Unknown(_) | Sym::LoopVar { .. } => same = false,
+        _ => {}
+    });
+    same
 }

@@ -15,8 +15,9 @@
 //!
 //! Modules, one job each: `sym` (symbolic expressions), `protocol` (the
 //! protocol language), `env` (the symbolic store), `infer` (the walk),
-//! `shape` (matching counting loops), `loops` (real loops), `validate` (IR
-//! checks), `print` (the text form).
+//! `shape` (matching counting loops), `loops` (real loops), `quiet`
+//! (shared reads a block sees alike), `validate` (IR checks), `print` (the
+//! text form).
 //!
 //! Soundness first: a value the inference cannot determine is an
 //! [`Unknown`] with its [`UnknownReason`], never a guess.
@@ -35,6 +36,7 @@ mod loops;
 mod print;
 mod print_aligned;
 mod protocol;
+mod quiet;
 mod race;
 mod rows;
 mod shape;

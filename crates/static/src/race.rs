@@ -1343,7 +1343,16 @@ impl Check<'_> {
                     differ.push(term::not(term::eq(x, y)));
                 }
                 approximate = !e1.approximations.is_empty() || !e2.approximations.is_empty();
-                Ok(term::or(differ))
+                let mut goal = vec![term::or(differ)];
+                if same_block {
+                    // Two threads of one block read a quiet load alike.
+                    for (id, x) in &e1.block_uniform {
+                        if let Some((_, y)) = e2.block_uniform.iter().find(|(j, _)| j == id) {
+                            goal.push(term::eq(x.clone(), y.clone()));
+                        }
+                    }
+                }
+                Ok(term::and(goal))
             })
         });
         let mut question = None;
@@ -2657,7 +2666,7 @@ fn race_access(a: &Access) -> RaceAccess {
 pub(crate) fn describe_reason(kernel: &Kernel, r: &UnknownReason) -> String {
     let var = |v: &warpsafe_ir::VarId| kernel.var(*v).name.clone();
     match r {
-        UnknownReason::Load { array } => {
+        UnknownReason::Load { array, .. } => {
             format!(
                 "depends on a value loaded from `{}`",
                 kernel.array(*array).name

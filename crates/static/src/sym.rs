@@ -27,8 +27,11 @@ use warpsafe_ir::{ArrayId, BinOp, Builtin, Dim, LoopId, ScalarTy, Span, UnOp, Va
 /// Why a value is unknown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnknownReason {
-    /// The value was read from memory (data dependence).
-    Load { array: ArrayId },
+    /// The value was read from memory (data dependence). `block_uniform`:
+    /// the read is quiet (`quiet`: no thread of the block writes the array
+    /// in its barrier interval) at an index that does not depend on the
+    /// thread, so the threads of one block read the same value there.
+    Load { array: ArrayId, block_uniform: bool },
     /// The old value returned by an atomic read-modify-write or CAS.
     Atomic { array: ArrayId },
     /// An IR `Havoc` (e.g. `clock()`), with its reason.
