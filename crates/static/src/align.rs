@@ -91,9 +91,19 @@
 //! phases that order threads of *different* blocks, cut by grid barriers
 //! only, are computed afterwards by `grid`.
 //!
-//! Not handled (UNKNOWN): a block barrier inside a `Loop` (unknown bound)
-//! or a `For` that may stop early; a synchronized loop an iteration of
-//! which may pass no barrier; a grid barrier inside a loop.
+//! **Loops of unknown iteration count** (`Loop`: `while (true) { ...;
+//! __syncthreads(); if (done) break; }`) with block barriers inside: the
+//! condition under which a thread that starts an iteration starts the next
+//! must be proved uniform within the block (loop-carried variables that
+//! every thread starts and updates alike, and quiet reads of shared flags,
+//! count as the same for both threads), otherwise the barriers inside are
+//! divergent ([`UNKNOWN_LOOP_DIVERGENCE_REASON`]) or, with no answer, the
+//! kernel is UNKNOWN ([`UNKNOWN_LOOP_REASON`]). Without a loop variable
+//! the phases take no roles: see `unknown_sync_loop`.
+//!
+//! Not handled (UNKNOWN): a block barrier inside a `For` that may stop
+//! early; a synchronized `For` an iteration of which may pass no barrier;
+//! a grid barrier inside a loop.
 
 use crate::protocol::{Access, ForLoop, Proto, SyncKind};
 use crate::sym::Sym;
@@ -115,9 +125,29 @@ pub const LOOP_DIVERGENCE_REASON: &str =
 pub const UNIFORM_BARRIER_REASON: &str =
     "barrier reached by all threads of a block or by none, under a condition that differs between them: not supported by barrier aligning";
 
-/// A block barrier inside a loop of unknown iteration count.
+/// A block barrier inside a loop of unknown iteration count, where the
+/// solver could neither prove nor refute that the threads of a block go on
+/// to the next iteration together.
 pub const UNKNOWN_LOOP_REASON: &str =
-    "barrier inside a loop whose iteration count is unknown: not supported by barrier aligning";
+    "barrier inside a loop whose iteration count is unknown and not proved the same for the threads of a block: not supported by barrier aligning";
+
+/// A barrier in a loop of unknown iteration count where two threads of a
+/// block may disagree about going on to the next iteration.
+pub const UNKNOWN_LOOP_DIVERGENCE_REASON: &str =
+    "barrier in a loop whose iteration count may differ between threads of a block (possible barrier divergence)";
+
+/// The certainty of such a divergence: the threads disagree about one
+/// iteration's exit, but an iteration may pass no barrier.
+fn exits_may_agree(certainty: Certainty) -> Certainty {
+    let why = "the threads disagree about leaving the loop, but the iterations that follow may pass no barrier".to_string();
+    match certainty {
+        Certainty::Provable => Certainty::Possible { reasons: vec![why] },
+        Certainty::Possible { mut reasons } => {
+            reasons.push(why);
+            Certainty::Possible { reasons }
+        }
+    }
+}
 
 /// A block barrier inside a loop that may stop early.
 pub const EARLY_EXIT_REASON: &str =
@@ -826,9 +856,9 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 self.loop_depth -= 1;
                 out?
             }
-            Proto::Loop { body, .. } => {
+            Proto::Loop { body, again, .. } => {
                 if let Some(span) = first_sync_span(body, &self.dead) {
-                    return Err(AlignError::Unsupported(UNKNOWN_LOOP_REASON.into(), span));
+                    return self.unknown_sync_loop(body, again, span);
                 }
                 let outer = self.in_unknown_loop;
                 self.in_unknown_loop = true;
@@ -839,6 +869,24 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 f?
             }
         })
+    }
+
+    /// Records a loop's divergence at each of `spans` (its barriers every
+    /// iteration passes), or at `first` when there are none.
+    fn record_at(
+        &mut self,
+        mut spans: Vec<Span>,
+        first: Span,
+        reason: &str,
+        threads: Option<DivergenceWitness>,
+        certainty: Certainty,
+    ) {
+        if spans.is_empty() {
+            spans.push(first);
+        }
+        for b in spans {
+            self.record(divergence(b, reason, threads.clone(), certainty.clone()));
+        }
     }
 
     /// Records a divergent barrier, once per barrier.
@@ -943,6 +991,146 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
     }
 
     /// A `For` loop whose body contains a block barrier (Fig. 3).
+    /// A loop of unknown iteration count with block barriers inside.
+    /// Whether a thread that starts an iteration starts the next (`again`)
+    /// must be proved uniform within the block; with the conditions around
+    /// its barriers proved uniform too, the threads of a block then run
+    /// the same iterations between barriers. There is no loop variable to
+    /// share, so the phases take no roles: the body's alternatives are
+    /// merged, and the accesses after the last barrier of an iteration,
+    /// those of iterations that pass no barrier (exits, or iterations that
+    /// skip every barrier) and those before the first barrier of the next
+    /// iteration form one phase. Code before the loop meets the heads and
+    /// the barrier-free iterations, code after it the tails and those.
+    fn unknown_sync_loop(
+        &mut self,
+        body: &'p Proto,
+        again: &Sym,
+        span: Span,
+    ) -> Result<Frag, AlignError<O::Error>> {
+        match self
+            .oracle
+            .uniform(&self.sync_loops, &self.guards, &[again])?
+        {
+            Uniformity::Uniform => {}
+            Uniformity::Unproved => {
+                return Err(AlignError::Unsupported(UNKNOWN_LOOP_REASON.into(), span))
+            }
+            Uniformity::Differs { threads, certainty } => {
+                let mut spans = Vec::new();
+                unconditional_barriers(body, &mut spans);
+                self.record_at(
+                    spans,
+                    span,
+                    UNKNOWN_LOOP_DIVERGENCE_REASON,
+                    threads,
+                    exits_may_agree(certainty),
+                );
+            }
+        }
+        // The body twice: iterations that go on (`again` holds for the
+        // block) and iterations that leave the loop (it fails for the
+        // block). Branches dead in one pass are dead only for it.
+        let mark = self.dead.len();
+        let mut passes = Vec::new();
+        let mut dead: Option<Vec<*const Proto>> = None;
+        for guard in [again.clone(), Sym::negate(again.clone())] {
+            let outer = self.in_unknown_loop;
+            self.in_unknown_loop = true;
+            self.loop_depth += 1;
+            self.guards.push(guard);
+            let f = self.frag(body);
+            self.guards.pop();
+            self.loop_depth -= 1;
+            self.in_unknown_loop = outer;
+            let now: Vec<*const Proto> = self.dead.drain(mark..).collect();
+            dead = Some(match dead {
+                None => now,
+                Some(before) => before.into_iter().filter(|d| now.contains(d)).collect(),
+            });
+            passes.push(f?);
+        }
+        self.dead.extend(dead.unwrap_or_default());
+        let exit = passes.pop().expect("invariant: two passes");
+        let cont = passes.pop().expect("invariant: two passes");
+        let mut assumed = false;
+        let (mut heads, mut tails, mut middle) = (Piece::new(), Piece::new(), Vec::new());
+        // Barrier-free iterations that go on, and those that leave.
+        let (mut open_cont, mut open_exit): (Option<Piece>, Option<Piece>) = (None, None);
+        let mut tails_cont = Piece::new();
+        let mut synced = false;
+        for (going_on, f) in [(true, cont), (false, exit)] {
+            for alt in f {
+                assumed |= alt.assumed;
+                match alt.kind {
+                    Kind::Sync(s) => {
+                        synced = true;
+                        heads = union(heads, s.head);
+                        for m in s.middle {
+                            if !middle.contains(&m) {
+                                middle.push(m);
+                            }
+                        }
+                        if going_on {
+                            tails_cont = union(tails_cont, s.tail);
+                        } else {
+                            tails = union(tails, s.tail);
+                        }
+                    }
+                    Kind::Unsync(u) => {
+                        let open = if going_on {
+                            &mut open_cont
+                        } else {
+                            &mut open_exit
+                        };
+                        *open = Some(union(open.take().unwrap_or_default(), u));
+                    }
+                }
+            }
+        }
+        let free = open_cont.is_some() || open_exit.is_some();
+        let open_cont = open_cont.unwrap_or_default();
+        let leaves_free = open_exit.is_some();
+        let open_exit = open_exit.unwrap_or_default();
+        if !synced {
+            // Every barrier inside was proved unreachable: one open phase.
+            return Ok(vec![Alt {
+                kind: Kind::Unsync(union(open_cont, open_exit)),
+                assumed,
+            }]);
+        }
+        // After an iteration that goes on: the next one's head, possibly
+        // after iterations that pass no barrier.
+        let around = union(union(tails_cont.clone(), open_cont.clone()), heads.clone());
+        if !middle.contains(&around) {
+            middle.push(around);
+        }
+        // Before the loop: the first head, possibly after barrier-free
+        // iterations; after it: the last tail, or a tail that goes on
+        // followed by barrier-free iterations that leave.
+        let head = union(heads, open_cont.clone());
+        let mut tail = tails;
+        if leaves_free {
+            tail = union(
+                union(tail, tails_cont),
+                union(open_cont.clone(), open_exit.clone()),
+            );
+        }
+        let mut out = vec![Alt {
+            kind: Kind::Sync(Shape { head, middle, tail }),
+            assumed: assumed || free,
+        }];
+        if leaves_free {
+            // The loop may be left before any barrier (its condition false
+            // at the first test, or a jump out).
+            out.push(Alt {
+                kind: Kind::Unsync(union(open_cont, open_exit)),
+                assumed: true,
+            });
+        }
+        Ok(out)
+    }
+
     fn sync_loop(&mut self, l: &'p ForLoop) -> Result<Frag, AlignError<O::Error>> {
         let span = first_sync_span(&l.body, &self.dead).unwrap_or(l.span);
         if !l.bound_known {
@@ -998,17 +1186,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     Certainty::Provable => (threads, counts_may_agree()),
                     c => (threads, c),
                 };
-                if spans.is_empty() {
-                    spans.push(span);
-                }
-                for b in spans {
-                    self.record(divergence(
-                        b,
-                        LOOP_DIVERGENCE_REASON,
-                        threads.clone(),
-                        certainty.clone(),
-                    ));
-                }
+                self.record_at(spans, span, LOOP_DIVERGENCE_REASON, threads, certainty);
             }
         }
         let nonempty = self.oracle.nonempty(&self.sync_loops, &self.guards, l)?;
@@ -1252,15 +1430,6 @@ mod tests {
 
     #[test]
     fn unsupported_shapes_are_reported() {
-        let p = Proto::Loop {
-            id: LoopId(9),
-            body: Box::new(sync()),
-            span: span(9),
-        };
-        assert!(matches!(
-            align(&p, &mut Always { nonempty: true }),
-            Err(AlignError::Unsupported(r, _)) if r == UNKNOWN_LOOP_REASON
-        ));
         // An iteration that may pass no barrier (a possibly empty inner
         // synchronized loop as the whole body).
         let p = for_(1, param(10), for_(2, param(11), sync()));

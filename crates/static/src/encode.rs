@@ -168,7 +168,7 @@ pub(crate) struct Encoder<'a> {
     /// leaves with the same id denote the same value (see `sym`).
     unknowns: HashMap<u32, Term>,
     /// The constants of leaves that are the same for the threads of one
-    /// block (quiet loads of shared memory), by leaf id: a query about two
+    /// block ([`crate::sym::Unknown::block_uniform`]), by leaf id: a query about two
     /// threads of one block equates the two encoders' constants.
     pub block_uniform: Vec<(u32, Term)>,
     /// What C guarantees about the values encoded with
@@ -294,11 +294,7 @@ impl<'a> Encoder<'a> {
                 self.approximations.push(u.reason.clone());
                 let t = self.fresh("u", sort);
                 self.unknowns.insert(u.id, t.clone());
-                if let UnknownReason::Load {
-                    block_uniform: true,
-                    ..
-                } = u.reason
-                {
+                if u.block_uniform {
                     self.block_uniform.push((u.id, t.clone()));
                 }
                 t

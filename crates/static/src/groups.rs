@@ -219,9 +219,15 @@ pub(crate) fn as_block_barriers(body: &Proto, class: &PairClass) -> Proto {
             body: rec(&l.body),
             ..(**l).clone()
         })),
-        Proto::Loop { id, body, span } => Proto::Loop {
+        Proto::Loop {
+            id,
+            body,
+            again,
+            span,
+        } => Proto::Loop {
             id: *id,
             body: Box::new(rec(body)),
+            again: again.clone(),
             span: *span,
         },
     }

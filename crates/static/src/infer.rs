@@ -338,13 +338,13 @@ impl<'k> Infer<'k> {
             StmtKind::Load { dst, mem, access } => {
                 let p = self.access(mem, AccessMode::Read, *access, env, span);
                 let ty = self.kernel.var(*dst).ty;
-                let block_uniform = self.quiet.contains(&(stmt as *const Stmt))
-                    && matches!(&p, Proto::Access(a) if same_in_block(&a.index));
-                let reason = UnknownReason::Load {
-                    array: mem.array,
-                    block_uniform,
-                };
-                let v = self.fresh(ty, reason, span);
+                let mut v = self.fresh(ty, UnknownReason::Load { array: mem.array }, span);
+                // A quiet load of one location for the whole block.
+                if self.quiet.contains(&(stmt as *const Stmt))
+                    && matches!(&p, Proto::Access(a) if a.index.same_in_block(&|_| false))
+                {
+                    v = v.mark_block_uniform(&|_| true);
+                }
                 env.set(*dst, v);
                 Flow::straight(p)
             }
@@ -587,15 +587,4 @@ pub(crate) fn expr_ty(e: &Expr, kernel: &Kernel) -> ScalarTy {
         }
         Expr::Select(_, a, _) => expr_ty(a, kernel),
     }
-}
-
-/// Whether `index` is the same for every thread of a block: built from
-/// constants, parameters and the block's and grid's builtins only.
-fn same_in_block(index: &Sym) -> bool {
-    let mut same = true;
-    index.walk(&mut |s| match s {
-        Sym::Builtin(Builtin::ThreadIdx(_)) | Sym::Unknown(_) | Sym::LoopVar { .. } => same = false,
-        _ => {}
-    });
-    same
 }

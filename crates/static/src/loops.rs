@@ -20,7 +20,7 @@
 //!   `return` (or jump to an outer loop) is guarded by a fresh boolean
 //!   unknown ([`UnknownReason::LoopExit`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::carried::{first_and_even, iteration_index, Carried, Cycle};
 use crate::env::Env;
@@ -74,6 +74,11 @@ struct Iteration {
     proto: Proto,
     /// The loop condition in the iteration's store.
     cond: Sym,
+    /// When a thread that starts the iteration (before the header) goes on
+    /// to start the next one: the condition held, no jump left the loop,
+    /// and the step (and, in a do-while, the header and the condition
+    /// after the body) fell through.
+    again: Sym,
     /// The loop may be left by `break` (of itself).
     breaks: bool,
     /// Jumps past the loop (`return`, outer `break`/`continue`).
@@ -224,9 +229,29 @@ impl Infer<'_> {
         if !cycles.is_empty() {
             self.close_cycles(&mut it, &cycles, &starts, counted.as_ref(), l.id, span);
         }
-        let unknown_loop = |cond: Sym, proto: Proto| Proto::Loop {
+        let alike = self.carried_alike(&starts, env, &lenv);
+        if !alike.is_empty() {
+            let mut mark = |s: &Sym| match s {
+                Sym::Unknown(_) => Some(s.mark_block_uniform(&|id| alike.contains(&id))),
+                _ => None,
+            };
+            it.proto = it.proto.map_syms(&mut mark);
+            it.cond = it.cond.map(&mut mark);
+            it.again = it.again.map(&mut mark);
+        }
+        // A counter that is not an exact count (the fallback below) is
+        // still the same in every thread of a block at one iteration when
+        // it starts and steps alike.
+        let counter_alike = counted.as_ref().is_some_and(|c| {
+            c.start.same_in_block(&|_| false)
+                && lenv
+                    .get(c.var)
+                    .is_some_and(|s| s.same_in_block(&|x| alike.contains(&x)))
+        });
+        let unknown_loop = |cond: Sym, again: Sym, proto: Proto| Proto::Loop {
             id: l.id,
             body: Box::new(Proto::if_(cond, proto, Proto::Skip)),
+            again,
             span,
         };
         let proto = match counted {
@@ -253,16 +278,20 @@ impl Infer<'_> {
                     } else {
                         UnknownReason::ModifiedInLoop { var: c.var }
                     };
-                    let u = self.fresh(c.ty, reason, span);
+                    let mut u = self.fresh(c.ty, reason, span);
+                    if counter_alike {
+                        u = u.mark_block_uniform(&|_| true);
+                    }
                     let id = l.id;
-                    let fallback = unknown_loop(it.cond, it.proto).map_syms(&mut |s| match s {
-                        Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(u.clone()),
-                        _ => None,
-                    });
+                    let fallback =
+                        unknown_loop(it.cond, it.again, it.proto).map_syms(&mut |s| match s {
+                            Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(u.clone()),
+                            _ => None,
+                        });
                     Proto::if_(valid, for_, fallback)
                 }
             }
-            None => unknown_loop(it.cond, it.proto),
+            None => unknown_loop(it.cond, it.again, it.proto),
         };
         // Jumps past the loop: taken under fresh, mutually exclusive unknowns.
         let mut fall = Sym::Bool(true);
@@ -360,11 +389,44 @@ impl Infer<'_> {
         };
         it.proto = it.proto.map_syms(&mut replace);
         it.cond = it.cond.map(&mut replace);
+        it.again = it.again.map(&mut replace);
+    }
+
+    /// The start leaves (by id) of the variables the loop carries alike in
+    /// every thread of a block: the value entering the loop and the value
+    /// the iteration leaves for the next one are [`Sym::same_in_block`],
+    /// the latter counting the other such variables' start leaves as the
+    /// same (a greatest fixed point). Threads of one block in the same
+    /// iteration then hold the same value: they entered with it and
+    /// applied the same updates.
+    fn carried_alike(&self, starts: &HashMap<VarId, u32>, entry: &Env, end: &Env) -> HashSet<u32> {
+        let mut alike: HashSet<u32> = starts
+            .iter()
+            .filter(|(v, _)| entry.get(**v).is_some_and(|s| s.same_in_block(&|_| false)))
+            .map(|(_, id)| *id)
+            .collect();
+        loop {
+            let keep: HashSet<u32> = starts
+                .iter()
+                .filter(|(v, id)| {
+                    alike.contains(id)
+                        && end
+                            .get(**v)
+                            .is_some_and(|s| s.same_in_block(&|x| alike.contains(&x)))
+                })
+                .map(|(_, id)| *id)
+                .collect();
+            if keep.len() == alike.len() {
+                return alike;
+            }
+            alike = keep;
+        }
     }
 
     fn iteration(&mut self, l: &LoopParts<'_>, lenv: &mut Env) -> Iteration {
         let path = self.path.clone();
         let mut all_jumps = Vec::new();
+        let again;
         let (proto, cond) = match l.check {
             LoopCheck::Before => {
                 let h = self.block(l.header, lenv);
@@ -379,6 +441,10 @@ impl Infer<'_> {
                 let s = self.block(l.step, &mut senv);
                 all_jumps.extend(s.jumps);
                 *lenv = senv;
+                again = Sym::and(
+                    Sym::and(h.fall.clone(), c.clone()),
+                    Sym::and(step_cond.clone(), s.fall.clone()),
+                );
                 let after_cond =
                     Proto::seq(vec![b.proto, Proto::if_(step_cond, s.proto, Proto::Skip)]);
                 // The header runs before the condition is tested.
@@ -399,6 +465,11 @@ impl Infer<'_> {
                 self.path = Sym::and(path.clone(), step_cond.clone());
                 let s = self.block(l.step, &mut senv);
                 let h = self.block(l.header, &mut senv);
+                let c = self.eval(l.cond, &senv, l.span);
+                again = Sym::and(
+                    Sym::and(step_cond.clone(), s.fall.clone()),
+                    Sym::and(h.fall.clone(), c),
+                );
                 all_jumps.extend(s.jumps);
                 all_jumps.extend(h.jumps);
                 *lenv = senv;
@@ -422,6 +493,7 @@ impl Infer<'_> {
         Iteration {
             proto,
             cond,
+            again,
             breaks,
             escapes,
         }

@@ -155,7 +155,7 @@ fn unknown_text(u: &crate::sym::Unknown, kernel: &Kernel) -> String {
             .map_or_else(|| format!("a{}", a.0), |arr| arr.name.clone())
     };
     let what = match &u.reason {
-        UnknownReason::Load { array: a, .. } => format!("rd({})", array(*a)),
+        UnknownReason::Load { array: a } => format!("rd({})", array(*a)),
         UnknownReason::Atomic { array: a } => format!("atomic({})", array(*a)),
         UnknownReason::Havoc(_) => "havoc".to_string(),
         UnknownReason::Call(name) => format!("{name}()"),

@@ -163,6 +163,12 @@ pub enum Proto {
     Loop {
         id: LoopId,
         body: Box<Proto>,
+        /// When a thread that starts an iteration starts the next one, in
+        /// the iteration's values (the loop's condition held, no `break`,
+        /// `return` or outer jump left it, and its condition holds again
+        /// at the next test where that is known in the iteration). Barrier
+        /// aligning needs it the same for the threads of a block.
+        again: Sym,
         span: Span,
     },
 }
@@ -270,9 +276,15 @@ impl Proto {
                 body: l.body.map_syms(f),
                 ..(**l).clone()
             })),
-            Proto::Loop { id, body, span } => Proto::Loop {
+            Proto::Loop {
+                id,
+                body,
+                again,
+                span,
+            } => Proto::Loop {
                 id: *id,
                 body: Box::new(body.map_syms(f)),
+                again: again.map(f),
                 span: *span,
             },
         }
@@ -306,7 +318,12 @@ impl Proto {
                     ..(**l).clone()
                 }))
             }
-            Proto::Loop { id, body, span } => {
+            Proto::Loop {
+                id,
+                body,
+                again,
+                span,
+            } => {
                 let body = body.slice(keep);
                 if body.is_skip() {
                     return Proto::Skip;
@@ -314,6 +331,7 @@ impl Proto {
                 Proto::Loop {
                     id: *id,
                     body: Box::new(body),
+                    again: again.clone(),
                     span: *span,
                 }
             }

@@ -2666,7 +2666,7 @@ fn race_access(a: &Access) -> RaceAccess {
 pub(crate) fn describe_reason(kernel: &Kernel, r: &UnknownReason) -> String {
     let var = |v: &warpsafe_ir::VarId| kernel.var(*v).name.clone();
     match r {
-        UnknownReason::Load { array, .. } => {
+        UnknownReason::Load { array } => {
             format!(
                 "depends on a value loaded from `{}`",
                 kernel.array(*array).name

@@ -27,11 +27,8 @@ use warpsafe_ir::{ArrayId, BinOp, Builtin, Dim, LoopId, ScalarTy, Span, UnOp, Va
 /// Why a value is unknown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnknownReason {
-    /// The value was read from memory (data dependence). `block_uniform`:
-    /// the read is quiet (`quiet`: no thread of the block writes the array
-    /// in its barrier interval) at an index that does not depend on the
-    /// thread, so the threads of one block read the same value there.
-    Load { array: ArrayId, block_uniform: bool },
+    /// The value was read from memory (data dependence).
+    Load { array: ArrayId },
     /// The old value returned by an atomic read-modify-write or CAS.
     Atomic { array: ArrayId },
     /// An IR `Havoc` (e.g. `clock()`), with its reason.
@@ -82,6 +79,14 @@ pub struct Unknown {
     pub reason: UnknownReason,
     /// The statement that produced it.
     pub span: Span,
+    /// The threads of one block that evaluate this leaf in the same
+    /// dynamic instance (the same iterations of the enclosing loops) get
+    /// the same value: a quiet load of shared memory (`quiet`: no thread
+    /// writes the array in its barrier interval) at an index that does
+    /// not depend on the thread, or a loop variable that every thread
+    /// starts and updates alike. Only questions about two threads of one
+    /// block at one barrier (uniformity) may use it.
+    pub block_uniform: bool,
 }
 
 /// A symbolic expression. Build compound values with the smart constructors,
@@ -156,7 +161,34 @@ impl Sym {
             ty,
             reason,
             span,
+            block_uniform: false,
         }))
+    }
+
+    /// This value with each unknown leaf whose id `uniform` holds marked
+    /// [`Unknown::block_uniform`].
+    pub fn mark_block_uniform(&self, uniform: &dyn Fn(u32) -> bool) -> Sym {
+        self.map(&mut |s| match s {
+            Sym::Unknown(u) if !u.block_uniform && uniform(u.id) => {
+                let mut u = u.clone();
+                u.block_uniform = true;
+                Some(Sym::Unknown(u))
+            }
+            _ => None,
+        })
+    }
+
+    /// Whether the value is the same for threads of one block at one
+    /// dynamic point, judged by its form: no thread index, and every
+    /// unknown leaf [`Unknown::block_uniform`] or among `uniform`.
+    pub fn same_in_block(&self, uniform: &dyn Fn(u32) -> bool) -> bool {
+        let mut same = true;
+        self.walk(&mut |s| match s {
+            Sym::Builtin(warpsafe_ir::Builtin::ThreadIdx(_)) => same = false,
+            Sym::Unknown(u) if !u.block_uniform && !uniform(u.id) => same = false,
+            _ => {}
+        });
+        same
     }
 
     /// The type of the value.

@@ -7,7 +7,7 @@ use common::kernels;
 use warpsafe_ir::Kernel;
 use warpsafe_static::{
     check_kernel, Certainty, KernelReport, RaceConfig, RaceScope, Verdict,
-    NO_BARRIER_ITERATION_REASON, UNKNOWN_LOOP_REASON,
+    NO_BARRIER_ITERATION_REASON, UNKNOWN_LOOP_DIVERGENCE_REASON,
 };
 
 fn kernel(text: &str) -> Kernel {
@@ -449,15 +449,96 @@ fn every_divergent_barrier_is_reported_with_its_own_witness() {
     assert_ne!(a.thread_idx[0] % 4, b.thread_idx[0] % 4, "{:?}", ds[3]);
 }
 
+/// A loop of unknown iteration count whose exit depends on a global value
+/// (another block may change it): its barrier may diverge.
 #[test]
-fn barrier_in_a_loop_of_unknown_count_is_unknown() {
+fn barrier_in_a_loop_left_on_a_global_value_may_diverge() {
     let r = check_1d(
         "__global__ void k(int *out) {
             __shared__ int s[256];
             while (out[0] > 0) { s[threadIdx.x] = 1; __syncthreads(); }
         }",
     );
-    assert_eq!(unknown_reason(&r), UNKNOWN_LOOP_REASON);
+    let d = divergence(&r);
+    assert_eq!(
+        d.reason,
+        UNKNOWN_LOOP_DIVERGENCE_REASON
+            .replace("may differ", "differs")
+            .replace(" (possible barrier divergence)", "")
+    );
+    assert!(matches!(d.certainty, Certainty::Possible { .. }), "{d:?}");
+}
+
+/// `while (true)` left when a shared flag, set before a barrier and read
+/// after it, says so: the whole block leaves together, and the phases of
+/// an iteration that leaves do not meet the next iteration's.
+#[test]
+fn barrier_in_a_loop_left_on_a_quiet_shared_flag_aligns() {
+    let r = check_1d(
+        "__global__ void k(int *g) {
+            __shared__ int done; __shared__ int s[256];
+            s[threadIdx.x] = g[blockIdx.x * 256 + threadIdx.x];
+            while (true) {
+                if (threadIdx.x == 0) done = s[0] > 100;
+                __syncthreads();
+                if (done) break;
+                int v = s[255 - threadIdx.x] + 1;
+                __syncthreads();
+                s[threadIdx.x] = v;
+            }
+            g[blockIdx.x * 256 + threadIdx.x] = s[threadIdx.x];
+        }",
+    );
+    assert_eq!(r.verdict, Verdict::Drf);
+}
+
+/// The same loop with the flag set by every thread from its own slot: the
+/// threads may leave at different iterations.
+#[test]
+fn barrier_in_a_loop_left_on_a_per_thread_value_diverges() {
+    let r = check_1d(
+        "__global__ void k(int *g) {
+            __shared__ int s[256];
+            s[threadIdx.x] = g[blockIdx.x * 256 + threadIdx.x];
+            while (true) {
+                __syncthreads();
+                if (s[threadIdx.x] > 100) break;
+                int v = s[255 - threadIdx.x] + 1;
+                __syncthreads();
+                s[threadIdx.x] = v;
+            }
+        }",
+    );
+    let d = divergence(&r);
+    assert!(d.reason.contains("iteration count differs"), "{d:?}");
+}
+
+/// A doubling counter that may wrap (`unsigned` up to a parameter) is no
+/// exact count, but every thread starts and steps it alike: its barriers
+/// align, and a loop-carried variable stepped alike does not diverge.
+#[test]
+fn counters_stepped_alike_in_every_thread_align() {
+    let r = check_1d(
+        "__global__ void k(unsigned *g, unsigned size) {
+            __shared__ unsigned s[256];
+            s[threadIdx.x] = g[threadIdx.x];
+            unsigned r = 0;
+            for (unsigned offset = 1; offset < size; offset <<= 1) {
+                __syncthreads();
+                unsigned t = s[threadIdx.x] + s[(threadIdx.x + offset) % 256];
+                __syncthreads();
+                s[threadIdx.x] = t;
+                r = r * 2 + 1;
+                if (r > 1000) { __syncthreads(); }
+            }
+            g[blockIdx.x * 256 + threadIdx.x] = s[threadIdx.x];
+        }",
+    );
+    assert!(
+        !matches!(r.verdict, Verdict::Divergent(_) | Verdict::Unknown { .. }),
+        "{:?}",
+        r.verdict
+    );
 }
 
 /// Barriers do not order blocks: a synchronized loop's variable is each

@@ -209,6 +209,21 @@ pub enum Stmt {
         step: Expr,
         body: Vec<Stmt>,
     },
+    /// `unsigned iK = 0u; while (true) { if (threadIdx.x == 0u) fK =
+    /// (int)(iK >= limit || (exit) == 0u); __syncthreads(); if (fK) break;
+    /// body; __syncthreads(); iK++; }` with `__shared__ int fK` declared
+    /// at the top: a loop left on a shared flag that one thread sets.
+    /// Without `quiet` the barrier between the flag's write and its read
+    /// is left out (the threads may disagree about leaving), without
+    /// `close` the one before the next write.
+    Until {
+        var: usize,
+        limit: u32,
+        exit: Expr,
+        quiet: bool,
+        close: bool,
+        body: Vec<Stmt>,
+    },
     /// An update of the loop-carried variable `cK`.
     Update { var: usize, update: Update },
     /// `__syncthreads();`

@@ -254,6 +254,26 @@ impl Gen<'_> {
                         body,
                     };
                 }
+                // Loops left on a shared flag, mostly well synchronized.
+                98 | 99 if depth < 3 && (uniform || self.features.divergent_barriers) => {
+                    let var = self.next_loop;
+                    self.next_loop += 1;
+                    let limit = self.rng.range(1, 2);
+                    let exit = self.expr(1, true);
+                    let quiet = self.rng.chance(80);
+                    let close = self.rng.chance(80);
+                    self.loops.push((var, true));
+                    let body = self.block(depth + 1, uniform && quiet && close, 3);
+                    self.loops.retain(|(v, _)| *v != var);
+                    return Stmt::Until {
+                        var,
+                        limit,
+                        exit,
+                        quiet,
+                        close,
+                        body,
+                    };
+                }
                 83..=94 if uniform => {
                     // Warp and tile barriers in uniform code, a quarter of
                     // the time: a tile of 2 orders half a 4-thread block.

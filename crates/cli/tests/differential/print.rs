@@ -48,12 +48,35 @@ pub fn file(k: &Kernel) -> String {
     if k.pairs {
         let _ = writeln!(out, "  __shared__ Pair sp[{n}];");
     }
+    let mut flags = Vec::new();
+    collect_flags(&k.body, &mut flags);
+    for f in flags {
+        let _ = writeln!(out, "  __shared__ int f{f};");
+    }
     for (c, v) in k.carried.iter().enumerate() {
         let _ = writeln!(out, "  unsigned c{c} = {v}u;");
     }
     block(&mut out, k, &k.body, 1);
     out.push_str("}\n");
     out
+}
+
+/// The flags of the `Until` loops among the statements.
+fn collect_flags(body: &[Stmt], out: &mut Vec<usize>) {
+    for s in body {
+        match s {
+            Stmt::Until { var, body, .. } => {
+                out.push(*var);
+                collect_flags(body, out);
+            }
+            Stmt::If { then, els, .. } => {
+                collect_flags(then, out);
+                collect_flags(els, out);
+            }
+            Stmt::For { body, .. } => collect_flags(body, out),
+            _ => {}
+        }
+    }
 }
 
 fn collect_helpers(body: &[Stmt], out: &mut BTreeSet<Helper>) {
@@ -66,7 +89,7 @@ fn collect_helpers(body: &[Stmt], out: &mut BTreeSet<Helper>) {
                 collect_helpers(then, out);
                 collect_helpers(els, out);
             }
-            Stmt::For { body, .. } => collect_helpers(body, out),
+            Stmt::For { body, .. } | Stmt::Until { body, .. } => collect_helpers(body, out),
             _ => {}
         }
     }
@@ -77,7 +100,7 @@ fn uses_tiles(body: &[Stmt]) -> bool {
     body.iter().any(|s| match s {
         Stmt::TileSync => true,
         Stmt::If { then, els, .. } => uses_tiles(then) || uses_tiles(els),
-        Stmt::For { body, .. } => uses_tiles(body),
+        Stmt::For { body, .. } | Stmt::Until { body, .. } => uses_tiles(body),
         _ => false,
     })
 }
@@ -172,6 +195,33 @@ fn stmt(out: &mut String, k: &Kernel, s: &Stmt, depth: usize) {
                 expr(start)
             );
             block(out, k, body, depth + 1);
+            let _ = writeln!(out, "{pad}}}");
+        }
+        Stmt::Until {
+            var,
+            limit,
+            exit,
+            quiet,
+            close,
+            body,
+        } => {
+            let (i, f) = (format!("i{var}"), format!("f{var}"));
+            let _ = writeln!(out, "{pad}unsigned {i} = 0u;");
+            let _ = writeln!(out, "{pad}while (true) {{");
+            let _ = writeln!(
+                out,
+                "{pad}  if (threadIdx.x == 0u) {f} = (int)({i} >= {limit}u || {} == 0u);",
+                expr(exit)
+            );
+            if *quiet {
+                let _ = writeln!(out, "{pad}  __syncthreads();");
+            }
+            let _ = writeln!(out, "{pad}  if ({f}) break;");
+            block(out, k, body, depth + 1);
+            if *close {
+                let _ = writeln!(out, "{pad}  __syncthreads();");
+            }
+            let _ = writeln!(out, "{pad}  {i}++;");
             let _ = writeln!(out, "{pad}}}");
         }
         Stmt::Update { var, update } => {
