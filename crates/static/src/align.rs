@@ -641,6 +641,7 @@ pub(crate) fn align<'p, O: Oracle>(
         loops: Vec::new(),
         sync_loops: Vec::new(),
         in_unknown_loop: false,
+        passing: Vec::new(),
         loop_depth: 0,
         dead: Vec::new(),
         divergences: Vec::new(),
@@ -695,6 +696,10 @@ struct Aligner<'p, 'o, O: Oracle> {
     loops: Vec<&'p ForLoop>,
     sync_loops: Vec<&'p ForLoop>,
     in_unknown_loop: bool,
+    /// Conditions that hold on the path being aligned but are not put on
+    /// its sites (an unknown loop's `again` in one of its two passes):
+    /// they only rule branches out.
+    passing: Vec<Sym>,
     /// Nesting depth in `For`/`Loop`.
     loop_depth: usize,
     /// Branches proved dead (never aligned: they have no sites) and
@@ -796,7 +801,9 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 let mut live = [true, true];
                 if synchronized {
                     for (k, c) in [cond, &not_cond].into_iter().enumerate() {
-                        live[k] = self.oracle.feasible(&self.sync_loops, &self.guards, c)?;
+                        let context: Vec<Sym> =
+                            self.guards.iter().chain(&self.passing).cloned().collect();
+                        live[k] = self.oracle.feasible(&self.sync_loops, &context, c)?;
                     }
                 }
                 let mut branches = Vec::new();
@@ -1008,6 +1015,10 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
         again: &Sym,
         span: Span,
     ) -> Result<Frag, AlignError<O::Error>> {
+        if let Some(at) = first_grid_span(body, &self.dead) {
+            // The loop's exit would have to be uniform across the grid.
+            return Err(AlignError::Unsupported(NESTED_GRID_REASON.into(), at));
+        }
         match self
             .oracle
             .uniform(&self.sync_loops, &self.guards, &[again])?
@@ -1030,36 +1041,48 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
         }
         // The body twice: iterations that go on (`again` holds for the
         // block) and iterations that leave the loop (it fails for the
-        // block). Branches dead in one pass are dead only for it.
+        // block). Branches dead in one pass are dead only for it. Inside
+        // another unknown loop's pass, once, unguarded, each alternative
+        // taken as both (less precise, and the sites do not double at
+        // every level of nesting).
+        let nested = self.in_unknown_loop;
+        let guards: Vec<Option<Sym>> = if nested {
+            vec![None]
+        } else {
+            vec![Some(again.clone()), Some(Sym::negate(again.clone()))]
+        };
         let mark = self.dead.len();
-        let mut passes = Vec::new();
+        let mut passes: Vec<(bool, bool, Frag)> = Vec::new();
         let mut dead: Option<Vec<*const Proto>> = None;
-        for guard in [again.clone(), Sym::negate(again.clone())] {
-            let outer = self.in_unknown_loop;
+        for (k, guard) in guards.into_iter().enumerate() {
             self.in_unknown_loop = true;
             self.loop_depth += 1;
-            self.guards.push(guard);
+            let guarded = guard.is_some();
+            if let Some(g) = guard {
+                self.passing.push(g);
+            }
             let f = self.frag(body);
-            self.guards.pop();
+            if guarded {
+                self.passing.pop();
+            }
             self.loop_depth -= 1;
-            self.in_unknown_loop = outer;
+            self.in_unknown_loop = nested;
             let now: Vec<*const Proto> = self.dead.drain(mark..).collect();
             dead = Some(match dead {
                 None => now,
                 Some(before) => before.into_iter().filter(|d| now.contains(d)).collect(),
             });
-            passes.push(f?);
+            // (goes on, leaves, alternatives)
+            passes.push((nested || k == 0, nested || k == 1, f?));
         }
         self.dead.extend(dead.unwrap_or_default());
-        let exit = passes.pop().expect("invariant: two passes");
-        let cont = passes.pop().expect("invariant: two passes");
         let mut assumed = false;
         let (mut heads, mut tails, mut middle) = (Piece::new(), Piece::new(), Vec::new());
         // Barrier-free iterations that go on, and those that leave.
         let (mut open_cont, mut open_exit): (Option<Piece>, Option<Piece>) = (None, None);
         let mut tails_cont = Piece::new();
         let mut synced = false;
-        for (going_on, f) in [(true, cont), (false, exit)] {
+        for (going_on, leaving, f) in passes {
             for alt in f {
                 assumed |= alt.assumed;
                 match alt.kind {
@@ -1072,18 +1095,20 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                             }
                         }
                         if going_on {
-                            tails_cont = union(tails_cont, s.tail);
-                        } else {
+                            tails_cont = union(tails_cont, s.tail.clone());
+                        }
+                        if leaving {
                             tails = union(tails, s.tail);
                         }
                     }
                     Kind::Unsync(u) => {
-                        let open = if going_on {
-                            &mut open_cont
-                        } else {
-                            &mut open_exit
-                        };
-                        *open = Some(union(open.take().unwrap_or_default(), u));
+                        if going_on {
+                            open_cont =
+                                Some(union(open_cont.take().unwrap_or_default(), u.clone()));
+                        }
+                        if leaving {
+                            open_exit = Some(union(open_exit.take().unwrap_or_default(), u));
+                        }
                     }
                 }
             }

@@ -253,6 +253,15 @@ fn grid_barrier_in_a_loop_is_unknown() {
     };
     assert_eq!(reason, ALIGNING_REASON);
     assert!(span.is_some());
+    // Also in a loop of unknown trip count, whose exit would have to be
+    // uniform across the grid.
+    let r = check_text(
+        "#include <cooperative_groups.h>\n__global__ void k(int *a) { __shared__ int done; while (true) { if (threadIdx.x == 0) done = a[blockIdx.x]; __syncthreads(); if (done) break; cooperative_groups::this_grid().sync(); } }",
+    );
+    let Verdict::Unknown { reason, .. } = &r.verdict else {
+        panic!("{:?}", r.verdict)
+    };
+    assert_eq!(reason, ALIGNING_REASON);
 }
 
 #[test]
