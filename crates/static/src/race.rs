@@ -266,6 +266,7 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         divergences,
         stopped_early,
         outcome,
+        unaligned_groups,
     } = run_passes(kernel, kp, config, &solver_config);
     if stopped_early {
         report.notes.push(format!(
@@ -313,11 +314,22 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
             None => Verdict::Drf,
         },
     };
+    if let Some((reason, span)) = unaligned_groups {
+        let what = format!("warp or tile barriers could not be aligned ({reason}): races were checked as if they ordered nothing, but whether every thread of a warp or tile reaches them was not checked");
+        match report.verdict {
+            Verdict::Drf => report.verdict = unknown(what, Some(span)),
+            _ => report.notes.push(what),
+        }
+    }
     report
 }
 
 /// What the race check's passes found together.
 struct Passes {
+    /// Why the passes inside warps or tiles could not align their
+    /// barriers (the check then ran once with those barriers ordering
+    /// nothing, so their divergence was not checked).
+    unaligned_groups: Option<(String, Span)>,
     races: Vec<Race>,
     inconclusive: Vec<(Access, Access, String)>,
     divergences: Vec<Divergence>,
@@ -354,6 +366,7 @@ fn run_passes(
             divergences: check.divergences,
             stopped_early: check.stopped_early,
             outcome,
+            unaligned_groups: None,
         }
     };
     let found = groups::groups(&kp.body).filter(|g| !g.sizes.is_empty());
@@ -377,9 +390,12 @@ fn run_passes(
                 one(&grouped, Some(class), reasons.clone())
             }
         };
-        if matches!(pass.outcome, Ok(Some(_))) && inside {
-            // Not aligned with the group's barriers: they order nothing.
-            return one(kp, None, unmodelled_synchronisation(kernel, false));
+        if let (Ok(Some(why)), true) = (&pass.outcome, inside) {
+            // Not aligned with the group's barriers: they order nothing,
+            // and whether every thread of a group reaches them is unknown.
+            let mut fallback = one(kp, None, unmodelled_synchronisation(kernel, false));
+            fallback.unaligned_groups = Some(why.clone());
+            return fallback;
         }
         all = Some(match all {
             None => pass,
