@@ -174,7 +174,7 @@ fn json_reports_assertions_and_unknown_verdicts() {
     assert_eq!(a["certainty"], "provable");
     assert!(a["witness"]["thread"]["thread_idx"][0].as_u64() >= Some(64));
 
-    let text = "__global__ void k(int *a, int n) {\n  for (int i = 0; i < n; i++) {\n    __syncthreads(); if (a[i]) break; }\n}\n";
+    let text = "#include <cooperative_groups.h>\n__global__ void k(int *a, int n) {\n  for (int i = 0; i < n; i++) {\n    a[threadIdx.x] = i; cooperative_groups::this_grid().sync(); }\n}\n";
     let dir = std::env::temp_dir().join(format!("warpsafe-check-json-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("unknown.cu");
@@ -192,7 +192,7 @@ fn json_reports_assertions_and_unknown_verdicts() {
         k["reason"].as_str().is_some_and(|r| r.contains("barrier")),
         "{k:#}"
     );
-    assert_eq!(k["location"]["line"], 3, "{k:#}");
+    assert_eq!(k["location"]["line"], 4, "{k:#}");
 }
 
 #[test]

@@ -102,8 +102,8 @@
 //! the phases take no roles: see `unknown_sync_loop`.
 //!
 //! Not handled (UNKNOWN): a block barrier inside a `For` that may stop
-//! early; a synchronized `For` an iteration of which may pass no barrier;
-//! a grid barrier inside a loop.
+//! early (inference turns those into `Loop`s); a synchronized `For` an
+//! iteration of which may pass no barrier; a grid barrier inside a loop.
 
 use crate::protocol::{Access, ForLoop, Proto, SyncKind};
 use crate::sym::Sym;

@@ -388,7 +388,12 @@ impl<'k> Infer<'k> {
                 };
                 if let Some((_, _, dst)) = reduce {
                     let ty = self.kernel.var(*dst).ty;
-                    let v = self.fresh(ty, UnknownReason::BarrierReduce, span);
+                    let mut v = self.fresh(ty, UnknownReason::BarrierReduce, span);
+                    if kind == SyncKind::Block {
+                        // `__syncthreads_count/_and/_or` give every thread
+                        // of the block the same result.
+                        v = v.mark_block_uniform(&|_| true);
+                    }
                     env.set(*dst, v);
                 }
                 self.effects += 1;

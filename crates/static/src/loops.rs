@@ -16,7 +16,10 @@
 //!   variable) is an unknown at the start of each iteration; after the loop,
 //!   every variable it assigns (loop variable included) is an unknown.
 //! - `continue` reaches the step; `break` of the loop, `return`, and jumps
-//!   to outer loops make `bound_known` false. Code after a loop that may
+//!   to outer loops make `bound_known` false, and a counting loop with
+//!   barriers that may stop early becomes a [`Proto::Loop`] (its counter an
+//!   unknown), which barrier aligning handles when the block leaves it
+//!   together. Code after a loop that may
 //!   `return` (or jump to an outer loop) is guarded by a fresh boolean
 //!   unknown ([`UnknownReason::LoopExit`]).
 
@@ -255,6 +258,27 @@ impl Infer<'_> {
             span,
         };
         let proto = match counted {
+            // A counting loop with barriers that may stop early: its
+            // iteration count is unknown, and barrier aligning reads it
+            // as such (the block must leave it together), with the counter
+            // an unknown that is the same across the block when every
+            // thread starts and steps it alike.
+            Some(c) if early && it.proto.has_sync() => {
+                self.note(
+                    span,
+                    "counting loop with barriers that may stop early: iteration count unknown"
+                        .into(),
+                );
+                let mut u = self.fresh(c.ty, UnknownReason::ModifiedInLoop { var: c.var }, span);
+                if counter_alike {
+                    u = u.mark_block_uniform(&|_| true);
+                }
+                let id = l.id;
+                unknown_loop(it.cond, it.again, it.proto).map_syms(&mut |s| match s {
+                    Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(u.clone()),
+                    _ => None,
+                })
+            }
             Some(c) => {
                 let for_ = Proto::For(Box::new(ForLoop {
                     var: c.var,

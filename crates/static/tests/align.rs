@@ -703,3 +703,51 @@ fn last_iteration_of_a_geometric_loop_is_pinned() {
         "{w:?}"
     );
 }
+
+/// A counting loop with barriers left early when no thread of the block
+/// changed anything (`__syncthreads_or`, the same for the whole block):
+/// read as a loop of unknown trip count, it aligns.
+#[test]
+fn a_counting_loop_left_on_a_barrier_reduction_aligns() {
+    let r = check_1d(
+        "__global__ void k(float *x, int max_iter) {
+            __shared__ float s[256];
+            unsigned tid = threadIdx.x;
+            s[tid] = x[blockIdx.x * 256 + tid];
+            __syncthreads();
+            for (int it = 0; it < max_iter; it++) {
+                float v = 0.5f * (s[(tid + 255) % 256] + s[(tid + 1) % 256]);
+                int changed = v != s[tid];
+                __syncthreads();
+                s[tid] = v;
+                if (!__syncthreads_or(changed)) break;
+            }
+            x[blockIdx.x * 256 + tid] = s[tid];
+        }",
+    );
+    assert_eq!(r.verdict, Verdict::Drf);
+}
+
+/// The same loop left on each thread's own `changed`: divergent.
+#[test]
+fn a_counting_loop_left_on_a_per_thread_value_diverges() {
+    let r = check_1d(
+        "__global__ void k(float *x, int max_iter) {
+            __shared__ float s[256];
+            unsigned tid = threadIdx.x;
+            s[tid] = x[blockIdx.x * 256 + tid];
+            __syncthreads();
+            for (int it = 0; it < max_iter; it++) {
+                float v = 0.5f * (s[(tid + 255) % 256] + s[(tid + 1) % 256]);
+                int changed = v != s[tid];
+                __syncthreads();
+                s[tid] = v;
+                __syncthreads();
+                if (!changed) break;
+            }
+            x[blockIdx.x * 256 + tid] = s[tid];
+        }",
+    );
+    let d = divergence(&r);
+    assert!(d.reason.contains("iteration count differs"), "{d:?}");
+}
