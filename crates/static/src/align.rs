@@ -997,7 +997,6 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
         }
     }
 
-    /// A `For` loop whose body contains a block barrier (Fig. 3).
     /// A loop of unknown iteration count with block barriers inside.
     /// Whether a thread that starts an iteration starts the next (`again`)
     /// must be proved uniform within the block; with the conditions around
@@ -1156,6 +1155,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
         Ok(out)
     }
 
+    /// A `For` loop whose body contains a block barrier (Fig. 3).
     fn sync_loop(&mut self, l: &'p ForLoop) -> Result<Frag, AlignError<O::Error>> {
         let span = first_sync_span(&l.body, &self.dead).unwrap_or(l.span);
         if !l.bound_known {
