@@ -139,14 +139,9 @@ pub const UNKNOWN_LOOP_DIVERGENCE_REASON: &str =
 /// The certainty of such a divergence: the threads disagree about one
 /// iteration's exit, but an iteration may pass no barrier.
 fn exits_may_agree(certainty: Certainty) -> Certainty {
-    let why = "the threads disagree about leaving the loop, but the iterations that follow may pass no barrier".to_string();
-    match certainty {
-        Certainty::Provable => Certainty::Possible { reasons: vec![why] },
-        Certainty::Possible { mut reasons } => {
-            reasons.push(why);
-            Certainty::Possible { reasons }
-        }
-    }
+    certainty.weakened(
+        "the threads disagree about leaving the loop, but the iterations that follow may pass no barrier".into(),
+    )
 }
 
 /// A block barrier inside a loop that may stop early.
@@ -296,14 +291,9 @@ fn divergence(
 /// the other: the threads disagree about the condition, but may still
 /// agree about every barrier (one under a further condition neither meets).
 fn reach_not_shown(certainty: Certainty) -> Certainty {
-    let why = "the threads disagree about the condition, but no barrier inside was shown to be reached by one and not the other".to_string();
-    match certainty {
-        Certainty::Provable => Certainty::Possible { reasons: vec![why] },
-        Certainty::Possible { mut reasons } => {
-            reasons.push(why);
-            Certainty::Possible { reasons }
-        }
-    }
+    certainty.weakened(
+        "the threads disagree about the condition, but no barrier inside was shown to be reached by one and not the other".into(),
+    )
 }
 
 /// The certainty of a loop divergence whose threads have different bounds

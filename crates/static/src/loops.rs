@@ -269,15 +269,9 @@ impl Infer<'_> {
                     "counting loop with barriers that may stop early: iteration count unknown"
                         .into(),
                 );
-                let mut u = self.fresh(c.ty, UnknownReason::ModifiedInLoop { var: c.var }, span);
-                if counter_alike {
-                    u = u.mark_block_uniform(&|_| true);
-                }
-                let id = l.id;
-                unknown_loop(it.cond, it.again, it.proto).map_syms(&mut |s| match s {
-                    Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(u.clone()),
-                    _ => None,
-                })
+                let reason = UnknownReason::ModifiedInLoop { var: c.var };
+                let u = self.counter(c.ty, reason, counter_alike, span);
+                with_counter(unknown_loop(it.cond, it.again, it.proto), l.id, &u)
             }
             Some(c) => {
                 let for_ = Proto::For(Box::new(ForLoop {
@@ -302,16 +296,9 @@ impl Infer<'_> {
                     } else {
                         UnknownReason::ModifiedInLoop { var: c.var }
                     };
-                    let mut u = self.fresh(c.ty, reason, span);
-                    if counter_alike {
-                        u = u.mark_block_uniform(&|_| true);
-                    }
-                    let id = l.id;
+                    let u = self.counter(c.ty, reason, counter_alike, span);
                     let fallback =
-                        unknown_loop(it.cond, it.again, it.proto).map_syms(&mut |s| match s {
-                            Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(u.clone()),
-                            _ => None,
-                        });
+                        with_counter(unknown_loop(it.cond, it.again, it.proto), l.id, &u);
                     Proto::if_(valid, for_, fallback)
                 }
             }
@@ -414,6 +401,18 @@ impl Infer<'_> {
         it.proto = it.proto.map_syms(&mut replace);
         it.cond = it.cond.map(&mut replace);
         it.again = it.again.map(&mut replace);
+    }
+
+    /// The counter of a counting loop read as one of unknown trip count: a
+    /// fresh unknown (`reason`), the same across a block when the counter
+    /// starts and steps `alike` in every thread.
+    fn counter(&mut self, ty: ScalarTy, reason: UnknownReason, alike: bool, span: Span) -> Sym {
+        let u = self.fresh(ty, reason, span);
+        if alike {
+            u.mark_block_uniform(&|_| true)
+        } else {
+            u
+        }
     }
 
     /// The start leaves (by id) of the variables the loop carries alike in
@@ -770,4 +769,12 @@ impl Validity {
         self.may_wrap |= !c.is_true();
         self.need(c);
     }
+}
+
+/// `p` with loop `id`'s variable replaced by the unknown `counter`.
+fn with_counter(p: Proto, id: LoopId, counter: &Sym) -> Proto {
+    p.map_syms(&mut |s| match s {
+        Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(counter.clone()),
+        _ => None,
+    })
 }

@@ -410,12 +410,15 @@ fn run_passes(
                 one(&grouped, Some(class), reasons.clone())
             }
         };
-        if let (Ok(Some(why)), true) = (&pass.outcome, inside) {
-            // Not aligned with the group's barriers: they order nothing,
-            // and whether every thread of a group reaches them is unknown.
-            let mut fallback = one(kp, None, unmodelled_synchronisation(kernel, false));
-            fallback.unaligned_groups = Some(why.clone());
-            return fallback;
+        if let Ok(Some(why)) = &pass.outcome {
+            if inside {
+                // Not aligned with the group's barriers: they order
+                // nothing, and whether every thread of a group reaches
+                // them is unknown.
+                let mut fallback = one(kp, None, unmodelled_synchronisation(kernel, false));
+                fallback.unaligned_groups = Some(why.clone());
+                return fallback;
+            }
         }
         all = Some(match all {
             None => pass,

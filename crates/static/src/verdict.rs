@@ -96,6 +96,20 @@ pub enum Certainty {
     Possible { reasons: Vec<String> },
 }
 
+impl Certainty {
+    /// This certainty with one more reason to doubt it: *possible*, with
+    /// `why` after any reasons it had.
+    pub(crate) fn weakened(self, why: String) -> Certainty {
+        match self {
+            Certainty::Provable => Certainty::Possible { reasons: vec![why] },
+            Certainty::Possible { mut reasons } => {
+                reasons.push(why);
+                Certainty::Possible { reasons }
+            }
+        }
+    }
+}
+
 /// A value of a loop variable of one thread in the witness.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopValue {
