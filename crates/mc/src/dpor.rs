@@ -124,20 +124,16 @@ mod state;
 mod views;
 
 use crate::consistency::{self, Relations};
-use crate::graph::{BarrierInstance, Event, EventId, Kind, Loc, Order, RfSource};
-use crate::grid::{
-    complete_read, reinterpret, same_barrier, status_after, BarrierSite, Grid, Status,
-};
+use crate::graph::{BarrierInstance, Event, EventId, Kind, Loc, RfSource};
+use crate::grid::{complete_read, reinterpret, status_after, BarrierSite, Grid, Pending, Status};
 use crate::observe::{Flow, Observer, Stats};
 use crate::races::{self, races, Race};
 use crate::reference::{Config, Exploration, McError};
 use state::{Lane, Node, Slot, State};
 use std::collections::HashMap;
 use std::rc::Rc;
-use warpsafe_interp::{
-    reduce_barrier, Awaiting, EventKind, Fault, FaultKind, Launch, Thread, Value,
-};
-use warpsafe_ir::{Kernel, ScalarTy, Span};
+use warpsafe_interp::{EventKind, Fault, FaultKind, Launch, Thread, Value};
+use warpsafe_ir::{Kernel, ScalarTy};
 
 /// A read-like event ready to be added, or the fault it raises.
 enum ReadPlan {
@@ -442,39 +438,16 @@ impl<'k> Explorer<'k, '_> {
         Ok(true)
     }
 
-    /// The location and type of thread `t`'s pending read-like event.
-    fn read_target(&self, s: &State<'k>, t: usize) -> Option<(Loc, ScalarTy)> {
-        let Status::Ready(ev) = &s.lanes[t].status else {
-            return None;
+    /// Thread `t`'s pending load, RMW or CAS as a plain read of its
+    /// location ([`Grid::pending`]), and the type it reads at.
+    fn read_target(&self, s: &State<'k>, t: usize) -> Result<(Event, ScalarTy), McError> {
+        let lane = &s.lanes[t];
+        let Status::Ready(ev) = &lane.status else {
+            return Err(McError::Internal("no pending read".into()));
         };
-        let awaited = match s.lanes[t].thread.awaiting() {
-            Some(Awaiting::Load { ty } | Awaiting::Rmw { ty } | Awaiting::Cas { ty }) => Some(ty),
-            _ => None,
-        };
-        match &ev.kind {
-            EventKind::Load { loc, ty, .. } => Some((self.grid.loc(t, *loc), *ty)),
-            EventKind::Rmw { loc, operand, .. } => {
-                Some((self.grid.loc(t, *loc), awaited.unwrap_or(operand.ty())))
-            }
-            EventKind::Cas { loc, expected, .. } => {
-                Some((self.grid.loc(t, *loc), awaited.unwrap_or(expected.ty())))
-            }
-            _ => None,
-        }
-    }
-
-    fn base_event(&self, s: &State<'k>, t: usize, kind: Kind, span: Span) -> Event {
-        Event {
-            id: s.next_id(t),
-            thread: self.grid.ids[t],
-            kind,
-            loc: None,
-            read_value: None,
-            written_value: None,
-            order: Order::NonAtomic,
-            scope: None,
-            span,
-            barrier: None,
+        match self.grid.pending(t, s.next_id(t), &lane.thread, ev)? {
+            Pending::Read { event, ty } => Ok((event, ty)),
+            _ => Err(McError::Internal("the pending event is no read".into())),
         }
     }
 
@@ -530,12 +503,14 @@ impl<'k> Explorer<'k, '_> {
         }
     }
 
-    /// Thread `t`'s pending load, RMW or CAS as an event reading from
-    /// `src` at `loc` (typed `ty`).
+    /// Thread `t`'s pending load, RMW or CAS (`read`, from
+    /// [`Explorer::read_target`]) as an event reading from `src` at `loc`
+    /// (typed `ty`).
     fn plan_read(
         &self,
         s: &State<'k>,
         t: usize,
+        read: &Event,
         loc: usize,
         ty: ScalarTy,
         src: RfSource,
@@ -544,8 +519,7 @@ impl<'k> Explorer<'k, '_> {
             return Err(McError::Internal("no pending read".into()));
         };
         let old = reinterpret(self.value(s, loc, src)?, ty);
-        let mut e = self.base_event(s, t, Kind::Read, ev.span);
-        e.loc = Some(self.locs[loc].0);
+        let mut e = read.clone();
         e.read_value = Some(old);
         if let Err(kind) = complete_read(&mut e, &ev.kind, old)? {
             return Ok(ReadPlan::Fault(kind));
@@ -562,9 +536,9 @@ impl<'k> Explorer<'k, '_> {
     /// above this floor. One floor serves every candidate source, and the
     /// sources below it are never tried (issue 12: a thread storing and
     /// loading one location N times tried N² incoherent reads).
-    fn read_floor(&self, s: &State<'k>, t: usize, loc: usize, span: Span) -> usize {
-        let e = self.base_event(s, t, Kind::Read, span);
-        let (hb, _) = views::views(s, &e, None, self.config.model);
+    fn read_floor(&self, s: &State<'k>, read: &Event, loc: usize) -> usize {
+        let e = read;
+        let (hb, _) = views::views(s, e, None, self.config.model);
         coherence::co_floor(s, &hb, e.id, loc)
     }
 
@@ -640,14 +614,15 @@ impl<'k> Explorer<'k, '_> {
         };
         let span = ev.span;
         let model = self.config.model;
-        match &ev.kind {
-            EventKind::Load { .. } | EventKind::Rmw { .. } | EventKind::Cas { .. } => {
-                let Some((l, ty)) = self.read_target(&state, t) else {
-                    return Err(McError::Internal("no read target".into()));
-                };
+        let pending = self
+            .grid
+            .pending(t, state.next_id(t), &state.lanes[t].thread, &ev)?;
+        match pending {
+            Pending::Read { event: read, ty } => {
+                let l = read.loc.expect("invariant: a pending read has a location");
                 let loc = self.intern(l, ty);
                 let n = state.co(loc).len();
-                let floor = self.read_floor(&state, t, loc, span);
+                let floor = self.read_floor(&state, &read, loc);
                 let mut faulted = false;
                 // The coherent ways first; the last one takes `state`.
                 let mut ways = Vec::new();
@@ -658,7 +633,8 @@ impl<'k> Explorer<'k, '_> {
                     };
                     if pos < floor {
                         self.skip_incoherent(|ex| {
-                            let ReadPlan::Event(e, old) = ex.plan_read(&state, t, loc, ty, src)?
+                            let ReadPlan::Event(e, old) =
+                                ex.plan_read(&state, t, &read, loc, ty, src)?
                             else {
                                 return Ok(None);
                             };
@@ -670,7 +646,7 @@ impl<'k> Explorer<'k, '_> {
                         })?;
                         continue;
                     }
-                    let (e, old) = match self.plan_read(&state, t, loc, ty, src)? {
+                    let (e, old) = match self.plan_read(&state, t, &read, loc, ty, src)? {
                         ReadPlan::Fault(kind) => {
                             // The thread faults at the atomic, which is not
                             // performed (whatever it reads: see the docs).
@@ -723,17 +699,15 @@ impl<'k> Explorer<'k, '_> {
                     self.keep(s, atomic, out);
                 }
             }
-            EventKind::Store { loc, value, access } => {
-                let l = self.grid.loc(t, *loc);
-                let loc = self.intern(l, value.ty());
-                let (order, scope) = Order::from_access(*access);
+            Pending::Write(e) => {
+                let l = e.loc.expect("invariant: a pending write has a location");
+                let ty = e
+                    .written_value
+                    .expect("invariant: a pending write has its value")
+                    .ty();
+                let loc = self.intern(l, ty);
                 let mut sa = state;
-                let id = sa.next_id(t);
-                let mut e = self.base_event(&sa, t, Kind::Write, span);
-                e.loc = Some(l);
-                e.order = order;
-                e.scope = scope;
-                e.written_value = Some(*value);
+                let id = e.id;
                 let views = views::views(&sa, &e, None, model);
                 self.push_node(&mut sa, e, Some(loc), None, views, None, true);
                 if !self.advance(&mut sa, t)? {
@@ -763,47 +737,38 @@ impl<'k> Explorer<'k, '_> {
                     self.keep(s, atomic, out);
                 }
             }
-            EventKind::Fence { order, scope } => {
+            Pending::Fence(e) => {
                 let mut s = state;
-                let mut e = self.base_event(&s, t, Kind::Fence, span);
-                e.order = Order::from_mem_order(*order);
-                e.scope = Some(*scope);
                 let views = views::views(&s, &e, None, model);
                 self.push_node(&mut s, e, None, None, views, None, true);
                 if self.advance(&mut s, t)? {
                     self.keep(s, true, out);
                 }
             }
-            EventKind::Barrier {
-                barrier, reduce, ..
+            Pending::Barrier {
+                event: mut e,
+                group,
+                reduce,
+                site,
             } => {
-                let group = self.grid.group(t, *barrier);
                 let mut s = state;
                 let generation = s.events[t]
                     .iter()
                     .filter(|x| x.node.event.barrier.is_some_and(|b| b.group == group))
                     .count() as u32;
                 let instance = BarrierInstance { group, generation };
-                let mut e = self.base_event(&s, t, Kind::Barrier, span);
-                e.order = Order::AcqRel;
                 e.barrier = Some(instance);
                 let views = views::views(&s, &e, None, model);
                 self.push_node(&mut s, e, None, None, views, None, true);
                 Rc::make_mut(&mut s.lanes[t]).status = Status::AtBarrier {
                     instance,
-                    reduce: *reduce,
+                    reduce,
                     span,
-                    site: BarrierSite::of(&ev),
+                    site,
                 };
                 if self.release(&mut s, instance)? {
                     self.keep(s, true, out);
                 }
-            }
-            EventKind::Havoc { reason, .. } => {
-                return Err(McError::Unsupported {
-                    what: format!("unknown values ({reason})"),
-                    span,
-                })
             }
         }
         Ok(())
@@ -964,12 +929,11 @@ impl<'k> Explorer<'k, '_> {
         work: &mut Vec<(State<'k>, EventId, bool)>,
     ) -> Result<(), McError> {
         debug_assert_eq!(s.next_id(r.thread), r);
-        let Some((l, ty)) = self.read_target(&s, r.thread) else {
-            return Err(McError::Internal("no pending read to revisit".into()));
-        };
+        let (read, ty) = self.read_target(&s, r.thread)?;
+        let l = read.loc.expect("invariant: a pending read has a location");
         let loc = self.intern(l, ty);
         let src = RfSource::Write(a);
-        let (e, old) = match self.plan_read(&s, r.thread, loc, ty, src)? {
+        let (e, old) = match self.plan_read(&s, r.thread, &read, loc, ty, src)? {
             ReadPlan::Fault(_) => return Ok(()),
             ReadPlan::Event(e, old) => (e, old),
         };
@@ -1116,37 +1080,12 @@ impl<'k> Explorer<'k, '_> {
     /// Releases the threads at `instance` when all participants arrived;
     /// `false` when an `__assume` fails.
     fn release(&mut self, s: &mut State<'k>, instance: BarrierInstance) -> Result<bool, McError> {
-        let parts: Vec<usize> = (0..self.grid.ids.len())
-            .filter(|u| self.grid.participates(*u, instance.group))
-            .collect();
-        let mut preds = Vec::new();
-        let mut sites = Vec::new();
-        for u in &parts {
-            match &s.lanes[*u].status {
-                Status::AtBarrier {
-                    instance: i,
-                    reduce,
-                    site,
-                    ..
-                } if *i == instance => {
-                    preds.push(reduce.is_some_and(|(_, p)| p));
-                    sites.push(site);
-                }
-                _ => return Ok(true),
-            }
-        }
-        if !same_barrier(instance, &sites) {
-            // Divergent: the threads stay blocked.
+        let Some(plan) = self.grid.release_plan(instance, |u| &s.lanes[u].status) else {
             return Ok(true);
-        }
-        for u in parts {
-            if let Status::AtBarrier {
-                reduce: Some((op, _)),
-                ..
-            } = s.lanes[u].status
-            {
-                Rc::make_mut(&mut Rc::make_mut(&mut s.lanes[u]).thread)
-                    .resume_barrier(reduce_barrier(op, preds.iter().copied()))?;
+        };
+        for (u, reduced) in plan {
+            if let Some(v) = reduced {
+                Rc::make_mut(&mut Rc::make_mut(&mut s.lanes[u]).thread).resume_barrier(v)?;
             }
             if !self.advance(s, u)? {
                 return Ok(false);

@@ -1,22 +1,27 @@
-//! The launched threads, shared by both explorers (the reference
-//! enumerator and DPOR): starting one interpreter per thread of a concrete
-//! launch, where a thread's accesses and barriers land (locations, barrier
-//! groups, initial values), where each thread stands, and the errors a
-//! complete execution shows.
+//! The launched threads, shared by the three drivers of threads over
+//! execution graphs (the reference enumerator, DPOR and replay): starting
+//! one interpreter per thread of a concrete launch, where a thread's
+//! accesses and barriers land (locations, barrier groups, initial values),
+//! what a thread's next interpreter event is in the graph ([`Pending`]),
+//! when a barrier releases its threads ([`Grid::release_plan`]), where each
+//! thread stands, and the errors a complete execution shows.
 //!
 //! Invariant: thread `t` of an explorer's state is `ids[t]`; threads are
-//! numbered block by block, in linear order within a block.
+//! numbered block by block, in linear order within a block. An interpreter
+//! event becomes a graph event only through [`Grid::pending`] (and, for
+//! reads, [`complete_read`]), so the drivers cannot disagree on it.
 
 use crate::consistency::Relations;
 use crate::graph::{
-    BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, RfSource, ThreadId,
+    BarrierGroup, BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource, ThreadId,
 };
 use crate::races::{races, Race};
 use crate::reference::{AssertionFailure, Config, CutThread, Execution, McError, ThreadFault};
 use std::sync::Arc;
 use warpsafe_interp::{
-    apply_rmw, cas_result, cas_succeeds, Barrier, BlockReason, EventKind, Fault, FaultKind, Launch,
-    Location, Step, StmtSite, Thread, ThreadConfig, ThreadCtx, Value, WARP_SIZE,
+    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, Barrier, BlockReason, EventKind,
+    Fault, FaultKind, Launch, Location, Step, StmtSite, Thread, ThreadConfig, ThreadCtx, Value,
+    WARP_SIZE,
 };
 use warpsafe_ir::{Kernel, MemSpace, ReduceOp, ScalarTy, Span};
 
@@ -117,6 +122,126 @@ impl<'k> Grid<'k> {
     }
 
     /// The location thread `t` touches: shared arrays are per block.
+    /// Thread `t`'s pending interpreter event `ev` as the graph event
+    /// numbered `id` (see [`Pending`]); `thread` is `t`'s interpreter, for
+    /// the type a resumed atomic reads at. An unknown value (`Havoc`) is
+    /// unsupported: an explorer of concrete executions cannot choose it.
+    pub fn pending(
+        &self,
+        t: usize,
+        id: EventId,
+        thread: &Thread<'_>,
+        ev: &warpsafe_interp::Event,
+    ) -> Result<Pending, McError> {
+        let mut e = Event {
+            id,
+            thread: self.ids[t],
+            kind: Kind::Read,
+            loc: None,
+            read_value: None,
+            written_value: None,
+            order: Order::NonAtomic,
+            scope: None,
+            span: ev.span,
+            barrier: None,
+        };
+        // An atomic resumed after a wait reads at the type it awaits.
+        let awaited = match thread.awaiting() {
+            Some(Awaiting::Load { ty } | Awaiting::Rmw { ty } | Awaiting::Cas { ty }) => Some(ty),
+            _ => None,
+        };
+        Ok(match &ev.kind {
+            EventKind::Load { loc, ty, .. } => {
+                e.loc = Some(self.loc(t, *loc));
+                Pending::Read { event: e, ty: *ty }
+            }
+            EventKind::Rmw { loc, operand, .. } => {
+                e.loc = Some(self.loc(t, *loc));
+                let ty = awaited.unwrap_or(operand.ty());
+                Pending::Read { event: e, ty }
+            }
+            EventKind::Cas { loc, expected, .. } => {
+                e.loc = Some(self.loc(t, *loc));
+                let ty = awaited.unwrap_or(expected.ty());
+                Pending::Read { event: e, ty }
+            }
+            EventKind::Store { loc, value, access } => {
+                (e.order, e.scope) = Order::from_access(*access);
+                e.kind = Kind::Write;
+                e.loc = Some(self.loc(t, *loc));
+                e.written_value = Some(*value);
+                Pending::Write(e)
+            }
+            EventKind::Fence { order, scope } => {
+                e.kind = Kind::Fence;
+                e.order = Order::from_mem_order(*order);
+                e.scope = Some(*scope);
+                Pending::Fence(e)
+            }
+            EventKind::Barrier {
+                barrier, reduce, ..
+            } => {
+                e.kind = Kind::Barrier;
+                e.order = Order::AcqRel;
+                Pending::Barrier {
+                    event: e,
+                    group: self.group(t, *barrier),
+                    reduce: *reduce,
+                    site: BarrierSite::of(ev),
+                }
+            }
+            EventKind::Havoc { reason, .. } => {
+                return Err(McError::Unsupported {
+                    what: format!("unknown values ({reason})"),
+                    span: ev.span,
+                })
+            }
+        })
+    }
+
+    /// The threads barrier `instance` releases once every participant has
+    /// arrived at it, each with the value its `__syncthreads_count/_and/_or`
+    /// resumes with; `None` while a participant is missing, or when they
+    /// wait at different barriers ([`same_barrier`]: divergent threads stay
+    /// blocked). `status(u)` is where thread `u` stands.
+    pub fn release_plan<'s>(
+        &self,
+        instance: BarrierInstance,
+        status: impl Fn(usize) -> &'s Status,
+    ) -> Option<Vec<(usize, Option<i32>)>> {
+        let parts: Vec<usize> = (0..self.ids.len())
+            .filter(|u| self.participates(*u, instance.group))
+            .collect();
+        let mut preds = Vec::new();
+        let mut sites = Vec::new();
+        let mut ops = Vec::new();
+        for u in &parts {
+            match status(*u) {
+                Status::AtBarrier {
+                    instance: i,
+                    reduce,
+                    site,
+                    ..
+                } if *i == instance => {
+                    preds.push(reduce.is_some_and(|(_, p)| p));
+                    sites.push(site);
+                    ops.push(reduce.map(|(op, _)| op));
+                }
+                _ => return None,
+            }
+        }
+        if !same_barrier(instance, &sites) {
+            return None;
+        }
+        Some(
+            parts
+                .into_iter()
+                .zip(ops)
+                .map(|(u, op)| (u, op.map(|op| reduce_barrier(op, preds.iter().copied()))))
+                .collect(),
+        )
+    }
+
     pub fn loc(&self, t: usize, l: Location) -> Loc {
         location(self.kernel, self.ids[t].block, l)
     }
@@ -243,6 +368,29 @@ pub fn initial_value(kernel: &Kernel, launch: &Launch, loc: Loc, ty: ScalarTy) -
         Some(c) => Value::from_const(*c, slot_ty),
         None => Value::zero(slot_ty),
     }
+}
+
+/// A thread's next interpreter event as a graph event ([`Grid::pending`]),
+/// before an explorer places it.
+pub(crate) enum Pending {
+    /// A load, RMW or CAS of `event.loc`, read at `ty`: `event` is a plain
+    /// read until [`complete_read`] completes it from the value its chosen
+    /// source gives.
+    Read {
+        event: Event,
+        ty: ScalarTy,
+    },
+    /// A write, complete (location, order, scope, value).
+    Write(Event),
+    Fence(Event),
+    /// An arrival at a barrier of `group`: the explorer numbers the
+    /// instance (`event.barrier`), which depends on the arrivals so far.
+    Barrier {
+        event: Event,
+        group: BarrierGroup,
+        reduce: Option<(ReduceOp, bool)>,
+        site: BarrierSite,
+    },
 }
 
 /// Where a thread arrived at a barrier: the statement and the iteration

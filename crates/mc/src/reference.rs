@@ -49,17 +49,16 @@
 //! produced once, because complete graphs are collected in a set.
 
 use crate::consistency::{self, Model};
-use crate::graph::{BarrierGroup, BarrierInstance, Event, Graph, Kind, Loc, Order, ThreadId};
-use crate::grid::{reinterpret, same_barrier, source, status_after, BarrierSite, Grid, Status};
+use crate::graph::{BarrierGroup, BarrierInstance, Graph, Kind, Loc, ThreadId};
+use crate::grid::{complete_read, reinterpret, source, status_after, Grid, Pending, Status};
 use crate::observe::{Flow, Observer, Stats};
 use crate::races::Race;
 use std::collections::{BTreeMap, HashSet};
 use thiserror::Error;
 use warpsafe_interp::{
-    apply_rmw, cas_result, cas_succeeds, reduce_barrier, Awaiting, BlockReason, EventKind, Fault,
-    FaultKind, Launch, ResumeError, SetupError, Thread, Value,
+    BlockReason, EventKind, Fault, Launch, ResumeError, SetupError, Thread, Value,
 };
-use warpsafe_ir::{Kernel, ScalarTy, Span};
+use warpsafe_ir::{Kernel, Span};
 
 /// The default [`Config::loop_bound`].
 pub const DEFAULT_LOOP_BOUND: u32 = 8;
@@ -290,13 +289,6 @@ impl State<'_> {
     }
 }
 
-/// What an RMW or CAS does given the old value.
-enum Effect {
-    Write(Value),
-    /// A failed CAS, a read with this order.
-    Fail(Order),
-}
-
 /// A successor was dropped because an `__assume` failed.
 struct Infeasible;
 
@@ -427,119 +419,68 @@ impl<'k> Explorer<'k, '_> {
             return Ok(Vec::new());
         };
         let span = ev.span;
-        let awaited_ty = match state.threads[t].awaiting() {
-            Some(Awaiting::Load { ty } | Awaiting::Rmw { ty } | Awaiting::Cas { ty }) => Some(ty),
-            _ => None,
-        };
         let id = state.graph.next_id(t);
-        let thread = self.grid.ids[t];
-        let base = |kind, loc, order, scope| Event {
-            id,
-            thread,
-            kind,
-            loc,
-            read_value: None,
-            written_value: None,
-            order,
-            scope,
-            span,
-            barrier: None,
-        };
         let mut out = Vec::new();
-        match &ev.kind {
-            EventKind::Load { loc, ty, access } => {
-                let loc = self.grid.loc(t, *loc);
-                let (order, scope) = Order::from_access(*access);
+        match self.grid.pending(t, id, &state.threads[t], ev)? {
+            Pending::Read { event: read, ty } => {
+                let loc = read.loc.expect("invariant: a pending read has a location");
                 let mut s0 = state.clone();
-                let init = self.grid.init_value(loc, *ty);
+                let init = self.grid.init_value(loc, ty);
                 s0.graph.init.entry(loc).or_insert(init);
-                for src in s0.graph.co_sources(loc) {
+                for (pos, src) in s0.graph.co_sources(loc).into_iter().enumerate() {
                     let mut s = s0.clone();
-                    let value = reinterpret(source(&s.graph, loc, src)?, *ty);
-                    let mut e = base(Kind::Read, Some(loc), order, scope);
-                    e.read_value = Some(value);
+                    let old = reinterpret(source(&s.graph, loc, src)?, ty);
+                    let mut e = read.clone();
+                    e.read_value = Some(old);
+                    if let Err(kind) = complete_read(&mut e, &ev.kind, old)? {
+                        // The thread faults at the atomic, which is not
+                        // performed.
+                        s.status[t] = Status::Faulted(Fault::new(kind, span));
+                        out.push(s);
+                        continue;
+                    }
+                    // An update sits in `co` right after its source.
+                    if e.kind == Kind::Update {
+                        s.graph.co.entry(loc).or_default().insert(pos, id);
+                    }
                     s.graph.push(e);
                     s.graph.rf.insert(id, src);
-                    s.threads[t].resume_load(value)?;
+                    match &ev.kind {
+                        EventKind::Load { .. } => s.threads[t].resume_load(old)?,
+                        EventKind::Rmw { .. } => s.threads[t].resume_rmw(old)?,
+                        _ => s.threads[t].resume_cas(old)?,
+                    }
                     self.push_advanced(s, t, &mut out)?;
                 }
             }
-            EventKind::Store { loc, value, access } => {
-                let loc = self.grid.loc(t, *loc);
-                let (order, scope) = Order::from_access(*access);
+            Pending::Write(e) => {
+                let loc = e.loc.expect("invariant: a pending write has a location");
+                let ty = e
+                    .written_value
+                    .expect("invariant: a pending write has its value")
+                    .ty();
                 let mut s0 = state.clone();
-                let init = self.grid.init_value(loc, value.ty());
+                let init = self.grid.init_value(loc, ty);
                 s0.graph.init.entry(loc).or_insert(init);
                 let n = s0.graph.co.get(&loc).map_or(0, Vec::len);
                 for pos in 0..=n {
                     let mut s = s0.clone();
-                    let mut e = base(Kind::Write, Some(loc), order, scope);
-                    e.written_value = Some(*value);
-                    s.graph.push(e);
+                    s.graph.push(e.clone());
                     s.graph.co.entry(loc).or_default().insert(pos, id);
                     self.push_advanced(s, t, &mut out)?;
                 }
             }
-            EventKind::Rmw {
-                loc,
-                op,
-                operand,
-                order,
-                scope,
-            } => {
-                let ty = awaited_ty.unwrap_or(operand.ty());
-                let loc = self.grid.loc(t, *loc);
-                let template = base(
-                    Kind::Update,
-                    Some(loc),
-                    Order::from_mem_order(*order),
-                    Some(*scope),
-                );
-                let (op, operand) = (*op, *operand);
-                self.updates(state, t, ty, template, false, &mut out, |old| {
-                    apply_rmw(op, old, operand).map(Effect::Write)
-                })?;
-            }
-            EventKind::Cas {
-                loc,
-                expected,
-                desired,
-                order,
-                failure_order,
-                scope,
-            } => {
-                let ty = awaited_ty.unwrap_or(expected.ty());
-                let loc = self.grid.loc(t, *loc);
-                let template = base(
-                    Kind::Update,
-                    Some(loc),
-                    Order::from_mem_order(*order),
-                    Some(*scope),
-                );
-                let failure = Order::from_mem_order(*failure_order);
-                let (expected, desired) = (*expected, *desired);
-                self.updates(state, t, ty, template, true, &mut out, |old| {
-                    Ok(if cas_succeeds(old, expected) {
-                        Effect::Write(cas_result(old, expected, desired))
-                    } else {
-                        Effect::Fail(failure)
-                    })
-                })?;
-            }
-            EventKind::Fence { order, scope } => {
+            Pending::Fence(e) => {
                 let mut s = state.clone();
-                s.graph.push(base(
-                    Kind::Fence,
-                    None,
-                    Order::from_mem_order(*order),
-                    Some(*scope),
-                ));
+                s.graph.push(e);
                 self.push_advanced(s, t, &mut out)?;
             }
-            EventKind::Barrier {
-                barrier, reduce, ..
+            Pending::Barrier {
+                event: mut e,
+                group,
+                reduce,
+                site,
             } => {
-                let group = self.grid.group(t, *barrier);
                 let mut s = state.clone();
                 let generation = {
                     let g = s.arrivals[t].entry(group).or_insert(0);
@@ -547,84 +488,20 @@ impl<'k> Explorer<'k, '_> {
                     *g - 1
                 };
                 let instance = BarrierInstance { group, generation };
-                let mut e = base(Kind::Barrier, None, Order::AcqRel, None);
                 e.barrier = Some(instance);
                 s.graph.push(e);
                 s.status[t] = Status::AtBarrier {
                     instance,
-                    reduce: *reduce,
+                    reduce,
                     span,
-                    site: BarrierSite::of(ev),
+                    site,
                 };
                 if self.release(&mut s, instance)?.is_ok() {
                     out.push(s);
                 }
             }
-            EventKind::Havoc { reason, .. } => {
-                return Err(McError::Unsupported {
-                    what: format!("unknown values ({reason})"),
-                    span,
-                })
-            }
         }
         Ok(out)
-    }
-
-    /// The successors of an RMW (`cas` false) or CAS of thread `t` at the
-    /// location of `template`, read as `ty`: for every write it may read
-    /// from, `effect(old)` says what it writes (then it is an update placed
-    /// in `co` right after that write) or that it fails (a read, with the
-    /// CAS's failure order).
-    #[allow(clippy::too_many_arguments)]
-    fn updates(
-        &mut self,
-        state: &State<'k>,
-        t: usize,
-        ty: ScalarTy,
-        template: Event,
-        cas: bool,
-        out: &mut Vec<State<'k>>,
-        effect: impl Fn(Value) -> Result<Effect, FaultKind>,
-    ) -> Result<(), McError> {
-        let Some(loc) = template.loc else {
-            return Err(McError::Internal("an atomic without location".into()));
-        };
-        let id = template.id;
-        let mut s0 = state.clone();
-        let init = self.grid.init_value(loc, ty);
-        s0.graph.init.entry(loc).or_insert(init);
-        for (pos, src) in s0.graph.co_sources(loc).into_iter().enumerate() {
-            let mut s = s0.clone();
-            let old = reinterpret(source(&s.graph, loc, src)?, ty);
-            let mut e = template.clone();
-            e.read_value = Some(old);
-            match effect(old) {
-                Ok(Effect::Write(new)) => {
-                    e.written_value = Some(new);
-                    s.graph.push(e);
-                    s.graph.co.entry(loc).or_default().insert(pos, id);
-                }
-                Ok(Effect::Fail(order)) => {
-                    e.kind = Kind::Read;
-                    e.order = order;
-                    s.graph.push(e);
-                }
-                Err(kind) => {
-                    // The thread faults at the atomic, which is not performed.
-                    s.status[t] = Status::Faulted(Fault::new(kind, template.span));
-                    out.push(s);
-                    continue;
-                }
-            }
-            s.graph.rf.insert(id, src);
-            if cas {
-                s.threads[t].resume_cas(old)?;
-            } else {
-                s.threads[t].resume_rmw(old)?;
-            }
-            self.push_advanced(s, t, out)?;
-        }
-        Ok(())
     }
 
     fn push_advanced(
@@ -645,36 +522,12 @@ impl<'k> Explorer<'k, '_> {
         s: &mut State<'k>,
         instance: BarrierInstance,
     ) -> Result<Result<(), Infeasible>, McError> {
-        let parts: Vec<usize> = (0..self.grid.ids.len())
-            .filter(|u| self.grid.participates(*u, instance.group))
-            .collect();
-        let mut preds = Vec::new();
-        let mut sites = Vec::new();
-        for u in &parts {
-            match &s.status[*u] {
-                Status::AtBarrier {
-                    instance: i,
-                    reduce,
-                    site,
-                    ..
-                } if *i == instance => {
-                    preds.push(reduce.is_some_and(|(_, p)| p));
-                    sites.push(site);
-                }
-                _ => return Ok(Ok(())),
-            }
-        }
-        if !same_barrier(instance, &sites) {
-            // Divergent: the threads stay blocked.
+        let Some(plan) = self.grid.release_plan(instance, |u| &s.status[u]) else {
             return Ok(Ok(()));
-        }
-        for u in parts {
-            if let Status::AtBarrier {
-                reduce: Some((op, _)),
-                ..
-            } = s.status[u]
-            {
-                s.threads[u].resume_barrier(reduce_barrier(op, preds.iter().copied()))?;
+        };
+        for (u, reduced) in plan {
+            if let Some(v) = reduced {
+                s.threads[u].resume_barrier(v)?;
             }
             if self.advance(s, u)?.is_err() {
                 return Ok(Err(Infeasible));

@@ -25,15 +25,13 @@
 //! rebuilt graph is consistent; anything else is a [`ReplayError`].
 
 use crate::consistency;
-use crate::graph::{BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource};
-use crate::grid::{
-    complete_read, reinterpret, same_barrier, source, status_after, BarrierSite, Grid, Status,
-};
+use crate::graph::{BarrierInstance, Event, EventId, Graph, Loc, RfSource};
+use crate::grid::{complete_read, reinterpret, source, status_after, Grid, Pending, Status};
 use crate::reference::{Config, Execution, McError};
 use crate::token::{fingerprint, ReplayToken, TokenError};
 use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
-use warpsafe_interp::{apply_rmw, reduce_barrier, Awaiting, EventKind, Fault, Launch, Thread};
+use warpsafe_interp::{apply_rmw, EventKind, Fault, Launch, Thread};
 use warpsafe_ir::{Kernel, ScalarTy};
 
 /// Why a token cannot be replayed.
@@ -182,107 +180,64 @@ impl<'k> Replayer<'k, '_> {
         Ok(())
     }
 
-    fn event(&self, t: usize, kind: Kind, span: warpsafe_ir::Span) -> Event {
-        Event {
-            id: self.graph.next_id(t),
-            thread: self.grid.ids[t],
-            kind,
-            loc: None,
-            read_value: None,
-            written_value: None,
-            order: Order::NonAtomic,
-            scope: None,
-            span,
-            barrier: None,
-        }
-    }
-
     /// Performs thread `t`'s pending event if it can be now; whether it did.
     fn step(&mut self, t: usize) -> Result<bool, ReplayError> {
         let Status::Ready(ev) = self.status[t].clone() else {
             return Ok(false);
         };
-        let span = ev.span;
-        match &ev.kind {
-            EventKind::Load { .. } | EventKind::Rmw { .. } | EventKind::Cas { .. } => {
-                return self.read(t, &ev);
-            }
-            EventKind::Store { loc, value, access } => {
-                let loc = self.grid.loc(t, *loc);
-                let init = self.grid.init_value(loc, value.ty());
+        let id = self.graph.next_id(t);
+        match self.grid.pending(t, id, &self.threads[t], &ev)? {
+            Pending::Read { event, ty } => return self.read(t, &ev, event, ty),
+            Pending::Write(e) => {
+                let loc = e.loc.expect("invariant: a pending write has a location");
+                let ty = e
+                    .written_value
+                    .expect("invariant: a pending write has its value")
+                    .ty();
+                let init = self.grid.init_value(loc, ty);
                 self.graph.init.entry(loc).or_insert(init);
-                let (order, scope) = Order::from_access(*access);
-                let mut e = self.event(t, Kind::Write, span);
-                e.loc = Some(loc);
-                e.order = order;
-                e.scope = scope;
-                e.written_value = Some(*value);
                 self.graph.push(e);
                 self.advance(t)?;
             }
-            EventKind::Fence { order, scope } => {
-                let mut e = self.event(t, Kind::Fence, span);
-                e.order = Order::from_mem_order(*order);
-                e.scope = Some(*scope);
+            Pending::Fence(e) => {
                 self.graph.push(e);
                 self.advance(t)?;
             }
-            EventKind::Barrier {
-                barrier, reduce, ..
+            Pending::Barrier {
+                mut event,
+                group,
+                reduce,
+                site,
             } => {
-                let group = self.grid.group(t, *barrier);
                 let generation = self.graph.events[t]
                     .iter()
                     .filter(|e| e.barrier.is_some_and(|b| b.group == group))
                     .count() as u32;
                 let instance = BarrierInstance { group, generation };
-                let mut e = self.event(t, Kind::Barrier, span);
-                e.order = Order::AcqRel;
-                e.barrier = Some(instance);
-                self.graph.push(e);
+                event.barrier = Some(instance);
+                self.graph.push(event);
                 self.status[t] = Status::AtBarrier {
                     instance,
-                    reduce: *reduce,
-                    span,
-                    site: BarrierSite::of(&ev),
+                    reduce,
+                    span: ev.span,
+                    site,
                 };
                 self.release(instance)?;
-            }
-            EventKind::Havoc { reason, .. } => {
-                return Err(McError::Unsupported {
-                    what: format!("unknown values ({reason})"),
-                    span,
-                }
-                .into())
             }
         }
         Ok(true)
     }
 
-    /// The location and type of thread `t`'s pending read-like event.
-    fn read_target(&self, t: usize, ev: &warpsafe_interp::Event) -> Option<(Loc, ScalarTy)> {
-        let awaited = match self.threads[t].awaiting() {
-            Some(Awaiting::Load { ty } | Awaiting::Rmw { ty } | Awaiting::Cas { ty }) => Some(ty),
-            _ => None,
-        };
-        match &ev.kind {
-            EventKind::Load { loc, ty, .. } => Some((self.grid.loc(t, *loc), *ty)),
-            EventKind::Rmw { loc, operand, .. } => {
-                Some((self.grid.loc(t, *loc), awaited.unwrap_or(operand.ty())))
-            }
-            EventKind::Cas { loc, expected, .. } => {
-                Some((self.grid.loc(t, *loc), awaited.unwrap_or(expected.ty())))
-            }
-            _ => None,
-        }
-    }
-
-    /// Performs a load, RMW or CAS from the token's next source for `t`,
-    /// when that source was already replayed.
-    fn read(&mut self, t: usize, ev: &warpsafe_interp::Event) -> Result<bool, ReplayError> {
-        let Some((loc, ty)) = self.read_target(t, ev) else {
-            return Err(McError::Internal("the pending event is no read".into()).into());
-        };
+    /// Performs a load, RMW or CAS (`e`, reading `e.loc` at `ty`) from the
+    /// token's next source for `t`, when that source was already replayed.
+    fn read(
+        &mut self,
+        t: usize,
+        ev: &warpsafe_interp::Event,
+        mut e: Event,
+        ty: ScalarTy,
+    ) -> Result<bool, ReplayError> {
+        let loc = e.loc.expect("invariant: a pending read has a location");
         let Some(src) = self.token.reads[t].get(self.next_read[t]).copied() else {
             // No recorded source: only an RMW whose operation faults (on
             // any value, see `crate::dpor`) performs no read.
@@ -314,9 +269,7 @@ impl<'k> Replayer<'k, '_> {
         let init = self.grid.init_value(loc, ty);
         self.graph.init.entry(loc).or_insert(init);
         let old = reinterpret(source(&self.graph, loc, src)?, ty);
-        let id = self.graph.next_id(t);
-        let mut e = self.event(t, Kind::Read, ev.span);
-        e.loc = Some(loc);
+        let id = e.id;
         e.read_value = Some(old);
         if let Err(k) = complete_read(&mut e, &ev.kind, old)? {
             return Err(ReplayError::Diverged(format!(
@@ -339,38 +292,12 @@ impl<'k> Replayer<'k, '_> {
 
     /// Releases the threads at `instance` when all participants arrived.
     fn release(&mut self, instance: BarrierInstance) -> Result<(), ReplayError> {
-        let parts: Vec<usize> = (0..self.grid.ids.len())
-            .filter(|u| self.grid.participates(*u, instance.group))
-            .collect();
-        let mut preds = Vec::new();
-        let mut sites = Vec::new();
-        for u in &parts {
-            match &self.status[*u] {
-                Status::AtBarrier {
-                    instance: i,
-                    reduce,
-                    site,
-                    ..
-                } if *i == instance => {
-                    preds.push(reduce.is_some_and(|(_, p)| p));
-                    sites.push(site);
-                }
-                _ => return Ok(()),
-            }
-        }
-        if !same_barrier(instance, &sites) {
-            // Divergent: the threads stay blocked.
+        let Some(plan) = self.grid.release_plan(instance, |u| &self.status[u]) else {
             return Ok(());
-        }
-        for u in parts {
-            if let Status::AtBarrier {
-                reduce: Some((op, _)),
-                ..
-            } = self.status[u]
-            {
-                self.threads[u]
-                    .resume_barrier(reduce_barrier(op, preds.iter().copied()))
-                    .map_err(McError::from)?;
+        };
+        for (u, reduced) in plan {
+            if let Some(v) = reduced {
+                self.threads[u].resume_barrier(v).map_err(McError::from)?;
             }
             self.advance(u)?;
         }
