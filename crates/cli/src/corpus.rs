@@ -12,8 +12,9 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use warpsafe_corpus::{parse_flags, parse_header, substitute_kernel_dir, Expectation};
+use warpsafe_explore::Explorer;
 
 #[derive(Args)]
 pub struct CorpusArgs {
@@ -22,6 +23,17 @@ pub struct CorpusArgs {
     /// What to run on each kernel.
     #[arg(long, value_enum, default_value_t = Engine::Frontend)]
     pub engine: Engine,
+    /// The explorer `--engine explore` runs (`dpor`, `reference`, `cd`;
+    /// `--engine run` is `--engine explore --explorer cd`).
+    #[arg(long, value_name = "NAME", default_value = "dpor",
+          value_parser = clap::builder::PossibleValuesParser::new(warpsafe_explore::names()))]
+    pub explorer: String,
+    /// Stop each kernel's exploration after this many seconds (`explore`
+    /// and `run` engines; 0: no limit); the kernel's result is then
+    /// unknown unless an error was found.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0,
+          value_parser = crate::explore::seconds)]
+    pub timeout: f64,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Also print the first diagnostic of each failing kernel.
@@ -68,6 +80,9 @@ pub fn run(args: CorpusArgs) -> Result<u8> {
     if !args.dir.is_dir() {
         bail!("`{}` is not a folder", args.dir.display());
     }
+    let explorer = warpsafe_explore::by_name(&args.explorer)
+        .expect("invariant: clap accepts registered explorer names only");
+    let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&args.dir)
         .into_iter()
         .filter_map(|e| e.ok())
@@ -81,7 +96,7 @@ pub fn run(args: CorpusArgs) -> Result<u8> {
     let rows: Vec<Row> = crate::ordered::run(
         files.len(),
         workers,
-        |i| run_one(&files[i], args.engine),
+        |i| run_one(&files[i], args.engine, explorer, timeout),
         |_, _| {},
     )
     .into_iter()
@@ -104,7 +119,12 @@ pub fn run(args: CorpusArgs) -> Result<u8> {
     Ok(if failed == 0 { exit::OK } else { exit::FOUND })
 }
 
-fn run_one(path: &Path, engine: Engine) -> Option<Row> {
+fn run_one(
+    path: &Path,
+    engine: Engine,
+    explorer: &dyn Explorer,
+    timeout: Option<Duration>,
+) -> Option<Row> {
     let text = std::fs::read(path)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned())?;
@@ -148,18 +168,14 @@ fn run_one(path: &Path, engine: Engine) -> Option<Row> {
                     verdict = Some(check_verdict(&loaded.output.module, &flags));
                 }
                 if engine == Engine::Explore && !error {
-                    verdict = Some(explore_verdict(
-                        &loaded.output.module,
-                        &flags,
-                        crate::explore::error_kinds,
-                    ));
+                    verdict = Some(explore_verdict(&loaded.output.module, &flags, &|k, p| {
+                        crate::explore::error_kinds(explorer, k, p, timeout)
+                    }));
                 }
                 if engine == Engine::Run && !error {
-                    verdict = Some(explore_verdict(
-                        &loaded.output.module,
-                        &flags,
-                        crate::run::error_kinds,
-                    ));
+                    verdict = Some(explore_verdict(&loaded.output.module, &flags, &|k, p| {
+                        crate::run::error_kinds(k, p, timeout)
+                    }));
                 }
                 (error, first)
             }
@@ -282,7 +298,8 @@ fn check_verdict(
 
 /// The kinds of error one kernel shows on its concrete grid, or why it
 /// could not run (`crate::explore::error_kinds`, `crate::run::error_kinds`).
-type ErrorKinds = fn(&warpsafe_ir::Kernel, &[(String, i128)]) -> Result<Vec<&'static str>, String>;
+type ErrorKinds<'a> =
+    &'a dyn Fn(&warpsafe_ir::Kernel, &[(String, i128)]) -> Result<Vec<&'static str>, String>;
 
 /// An explorer's verdict over every kernel of a file: `no error`, the
 /// error kinds found (comma-separated), or `unknown` with the reason.

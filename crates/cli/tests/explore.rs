@@ -375,7 +375,7 @@ fn dpor_and_the_reference_enumerator_agree() {
         let mut flags = dims.to_vec();
         flags.extend(["--all", "--outcomes"]);
         let (c1, dpor) = json(&path, &flags);
-        flags.push("--reference");
+        flags.extend(["--explorer", "reference"]);
         let (c2, reference) = json(&path, &flags);
         assert_eq!(dpor["engine"], "dpor");
         assert_eq!(reference["engine"], "reference");

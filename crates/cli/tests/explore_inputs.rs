@@ -155,7 +155,7 @@ fn both_explorers_start_from_the_given_contents() {
         "--outcomes",
     ]);
     let dpor = explore(&cu, &flags);
-    flags.push("--reference");
+    flags.extend(["--explorer", "reference"]);
     let reference = explore(&cu, &flags);
     let outcomes = |s: &str| {
         s.lines()

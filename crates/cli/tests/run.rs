@@ -272,3 +272,37 @@ fn check_confirm_runs_each_witness_and_the_printed_command_replays_it() {
         .get("confirmation")
         .is_none());
 }
+
+/// `explore --explorer cd` is the schedule explorer, reported as `run`
+/// reports it: the same errors, the same bounded verdict and exit status,
+/// never SAFE.
+#[test]
+fn explore_with_the_cd_explorer_reports_as_run_does() {
+    let explore = |args: &[&str]| {
+        Command::new(get_cargo_bin("warpsafe"))
+            .current_dir(root())
+            .args(["explore", "--explorer", "cd"])
+            .args(args)
+            .output()
+            .expect("invariant: the binary runs")
+    };
+    for (file, status) in [
+        ("tests/kernels/sched/tsp_best.cu", 1),
+        ("tests/kernels/sched/tsp_best_fixed.cu", 2),
+    ] {
+        let args = [file, "--gridDim=2", "--blockDim=1", "--volatile=atomic"];
+        let (e, r) = (explore(&args), run(&args));
+        assert_eq!(e.status.code(), Some(status), "{}", stdout(&e));
+        assert_eq!(e.status.code(), r.status.code());
+        // All but the summary line (its time and memory vary).
+        let report = |o: &Output| -> Vec<String> {
+            stdout(o)
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("summary:"))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(report(&e), report(&r));
+        assert!(!stdout(&e).contains("SAFE"), "{}", stdout(&e));
+    }
+}

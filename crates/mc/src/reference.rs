@@ -112,7 +112,7 @@ impl Default for Config {
 
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum McError {
-    #[error("the launch has {threads} threads, more than the limit of {limit} (`--max-threads` raises it; with `--reference`, `--max-active-threads`)")]
+    #[error("the launch has {threads} threads, more than the limit of {limit} (`--max-threads` raises it; with `--explorer reference`, `--max-active-threads`)")]
     TooManyThreads { threads: u64, limit: usize },
     #[error("more than {limit} threads interact (atomics, fences, or locations another thread writes): the exploration is exponential in them; `--max-active-threads` raises the limit")]
     TooManyActiveThreads { limit: usize },

@@ -9,7 +9,7 @@
 // explorer drops a partial execution as soon as an assumption is false, so it
 // misses the executions where a later write revisits a read before the
 // assumption and makes it true; it finds 2 executions, the reference
-// enumerator (explore --reference) finds GenMC's count (see
+// enumerator (explore --explorer reference) finds GenMC's count (see
 // crates/mc/tests/genmc_counts.rs).
 #include <cuda/atomic>
 

@@ -14,8 +14,9 @@ use super::outcomes::Outcomes;
 use super::progress::Progress;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
+use warpsafe_explore::{Observer, Run};
 use warpsafe_ir::Kernel;
-use warpsafe_mc::{findings, Execution, Finding, FindingKey, Flow, Observer, Stats};
+use warpsafe_mc::{findings, Execution, Finding, FindingKey, Flow, Stats};
 
 /// When the exploration stops on errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +169,24 @@ impl<'a> Collector<'a> {
 }
 
 impl Observer for Collector<'_> {
+    fn run(&mut self, run: Run<'_>) -> Flow {
+        match run {
+            Run::Execution(exec) => self.execution(exec),
+            // `explore` hands bounded explorers to `warpsafe run`'s
+            // reporting (see `super::run`): a schedule here is a bug.
+            Run::Schedule(_) => {
+                debug_assert!(false, "explore's collector got a schedule");
+                Flow::Stop
+            }
+        }
+    }
+
+    fn tick(&mut self, stats: &Stats) -> Flow {
+        self.tick_stats(stats)
+    }
+}
+
+impl Collector<'_> {
     fn execution(&mut self, exec: Execution) -> Flow {
         if self.max_executions.is_some_and(|m| self.executions >= m) {
             self.stop = Some(Stop::MaxExecutions(self.executions));
@@ -223,7 +242,7 @@ impl Observer for Collector<'_> {
         self.check_deadline()
     }
 
-    fn tick(&mut self, stats: &Stats) -> Flow {
+    fn tick_stats(&mut self, stats: &Stats) -> Flow {
         self.last_stats = *stats;
         if let Some(p) = &mut self.progress {
             p.update(self.executions, self.errors.len(), stats.states);

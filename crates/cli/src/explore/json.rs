@@ -27,9 +27,9 @@
 //! checks; change both together.
 
 use super::result::{KernelResult, Verdict};
-use super::Explorer;
 use serde::Serialize;
 use std::path::Path;
+use warpsafe_explore::Explorer;
 use warpsafe_interp::FaultKind;
 use warpsafe_mc::graph::Kind;
 use warpsafe_mc::witness::{group, Names};
@@ -130,7 +130,7 @@ struct SummaryJson {
 /// The whole run as pretty-printed JSON.
 pub fn run(
     file: &Path,
-    explorer: Explorer,
+    explorer: &dyn Explorer,
     replay: bool,
     results: &[KernelResult<'_>],
     sources: &SourceMap,

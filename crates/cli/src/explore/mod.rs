@@ -3,9 +3,11 @@
 //! data races, heterogeneous races, assertion violations, barrier
 //! divergence and faults, each with a witness execution and a replay token.
 //!
-//! The engine is the DPOR explorer (each consistent execution once);
-//! `--reference` runs the brute-force reference enumerator instead, to
-//! cross-check. Modules:
+//! `--explorer NAME` picks the explorer from `warpsafe_explore`'s
+//! registry: `dpor` (the default: each consistent execution once),
+//! `reference` (the brute-force enumerator, to cross-check) or `cd` (seed
+//! 003's conflict-directed delay bounding, reported as `warpsafe run`
+//! reports it, with that command's defaults). Modules:
 //!
 //! - `collect`: the observer (errors, limits, outcomes, progress);
 //! - `outcomes`: final states of global memory (`--outcomes`);
@@ -18,10 +20,11 @@
 //! - `inputs`: parameter values, array lengths and contents (`--param`,
 //!   `--array`, `--input FILE.json`), checked and turned into a launch.
 //!
-//! Verdicts: SAFE only when the exploration completed without an error,
-//! ERRORS FOUND when some execution has one, UNKNOWN (with the reason)
-//! otherwise. Exit status 1 when a kernel has errors, else 2 when one is
-//! UNKNOWN or the input is unusable, else 0.
+//! Verdicts (`warpsafe_explore::verdict`'s rules): SAFE only when an
+//! exhaustive exploration completed without an error, ERRORS FOUND when
+//! some execution has one, UNKNOWN (with the reason) otherwise. Exit
+//! status 1 when a kernel has errors, else 2 when one is UNKNOWN or the
+//! input is unusable, else 0.
 
 mod collect;
 pub(crate) mod inputs;
@@ -42,10 +45,9 @@ pub use inputs::Inputs;
 use result::{KernelResult, Verdict};
 use std::path::PathBuf;
 use std::time::Duration;
-use warpsafe_interp::Launch;
+use warpsafe_explore::{Coverage, Explorer, Limits};
 use warpsafe_ir::Kernel;
-use warpsafe_mc::reference::{Config, McError};
-use warpsafe_mc::{Observer, Stats};
+use warpsafe_mc::reference::Config;
 use warpsafe_source::SourceMap;
 
 #[derive(Args)]
@@ -97,25 +99,32 @@ pub struct ExploreArgs {
     /// limit); the verdict is then UNKNOWN unless an error was found.
     #[arg(long, value_name = "MIB")]
     pub max_memory: Option<u64>,
-    /// Interpreter steps per thread (bounds loops, including spin loops).
-    #[arg(long, default_value_t = 10_000)]
-    pub max_steps: u64,
-    /// The largest grid (threads in all) the explorer accepts. Threads
+    /// Interpreter steps per thread (bounds loops, including spin loops;
+    /// default 10,000, and `warpsafe run`'s 100,000,000 for `--explorer
+    /// cd`).
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+    /// The largest grid (threads in all) the explorer accepts (default
+    /// 1,024, and `warpsafe run`'s 2^24 for `--explorer cd`). Threads
     /// that touch no shared location cost little, so a large grid where a
     /// few threads interact explores quickly; many interacting threads
     /// reach --max-executions, --timeout or --max-memory instead.
-    #[arg(long, default_value_t = 1024)]
-    pub max_threads: usize,
+    #[arg(long, value_name = "N")]
+    pub max_threads: Option<usize>,
     /// The most threads that may interact (perform atomics or fences, or
     /// access a location another thread writes); the exploration stops
     /// with UNKNOWN when more do. The reference enumerator takes it as its
     /// limit on all threads.
     #[arg(long, default_value_t = 16)]
     pub max_active_threads: usize,
-    /// Use the brute-force reference enumerator instead of DPOR (for
-    /// cross-checking; exponentially slower).
-    #[arg(long)]
-    pub reference: bool,
+    /// The explorer: `dpor` (each consistent execution once), `reference`
+    /// (the brute-force enumerator, for cross-checking; exponentially
+    /// slower) or `cd` (conflict-directed delay bounding under sequential
+    /// consistency, at the launch's real size; bounded, so never SAFE: as
+    /// `warpsafe run`, whose flags tune it).
+    #[arg(long, value_name = "NAME", default_value = "dpor",
+          value_parser = clap::builder::PossibleValuesParser::new(warpsafe_explore::names()))]
+    pub explorer: String,
     /// The most iterations of one loop per entry; an execution going
     /// further is cut, and a clean result then holds only within the bound.
     #[arg(long, default_value_t = warpsafe_mc::DEFAULT_LOOP_BOUND, value_parser = clap::value_parser!(u32).range(1..))]
@@ -137,21 +146,57 @@ pub struct ExploreArgs {
 impl ExploreArgs {
     /// The explorer's bounds and options from the flags (`max_executions`
     /// is the caller's: the collector enforces the flag).
-    pub fn config(&self, max_executions: usize) -> Config {
-        Config {
-            max_executions,
+    pub fn limits(&self, max_executions: usize) -> Limits {
+        Limits {
+            max_runs: max_executions,
             max_states: if self.max_states == 0 {
                 usize::MAX
             } else {
                 self.max_states
             },
-            max_steps: self.max_steps,
-            max_threads: self.max_threads,
+            max_steps: self.max_steps.unwrap_or(MC_MAX_STEPS),
+            max_threads: self.max_threads.unwrap_or(MC_MAX_THREADS),
             max_active_threads: self.max_active_threads,
             loop_bound: Some(self.loop_bound),
             spin_assume: !self.no_spin_assume,
-            ..Config::default()
+            ..Limits::default()
         }
+    }
+
+    /// The model checkers' configuration from the flags.
+    pub fn config(&self, max_executions: usize) -> Config {
+        self.limits(max_executions).model_checker()
+    }
+
+    /// The same request for `warpsafe run` (`--explorer cd`): its flags
+    /// where explore has them, its defaults elsewhere.
+    fn into_run_args(self) -> crate::run::RunArgs {
+        let defaults = warpsafe_sched::RunConfig::default();
+        crate::run::RunArgs {
+            file: self.file,
+            input: self.input,
+            values: self.values,
+            delays: Limits::default().delays,
+            max_schedules: self.max_executions.max(1),
+            all: self.all,
+            compare_final: false,
+            outcomes: self.outcomes,
+            bounded_ok: false,
+            replay: self.replay,
+            format: match self.format {
+                Format::Text => crate::run::Format::Text,
+                Format::Json => crate::run::Format::Json,
+            },
+            timeout: self.timeout,
+            max_steps: self.max_steps.unwrap_or(defaults.max_steps),
+            max_threads: self.max_threads.map_or(defaults.max_threads, |n| n as u64),
+        }
+    }
+
+    /// The explorer `--explorer` names.
+    pub fn explorer(&self) -> &'static dyn Explorer {
+        warpsafe_explore::by_name(&self.explorer)
+            .expect("invariant: clap accepts registered explorer names only")
     }
 }
 
@@ -161,48 +206,10 @@ pub enum Format {
     Json,
 }
 
-/// Which explorer runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Explorer {
-    /// DPOR: each consistent execution once.
-    Dpor,
-    /// Every rf and co choice, filtered by the axioms.
-    Reference,
-}
-
-impl Explorer {
-    /// Explores, handing each execution to `observer`.
-    pub fn run_with(
-        self,
-        k: &Kernel,
-        launch: &Launch,
-        config: &Config,
-        observer: &mut dyn Observer,
-    ) -> Result<Stats, McError> {
-        match self {
-            Explorer::Dpor => warpsafe_mc::dpor::explore_with(k, launch, config, observer),
-            Explorer::Reference => {
-                warpsafe_mc::reference::explore_with(k, launch, config, observer)
-            }
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Explorer::Dpor => "dpor",
-            Explorer::Reference => "reference",
-        }
-    }
-
-    pub fn describe(self) -> &'static str {
-        match self {
-            Explorer::Dpor => "DPOR under scoped RC11 (each consistent execution once)",
-            Explorer::Reference => {
-                "reference enumerator (every rf and co choice; exact, exponential in the threads)"
-            }
-        }
-    }
-}
+/// `--max-steps` of the model checkers by default.
+const MC_MAX_STEPS: u64 = 10_000;
+/// `--max-threads` of the model checkers by default.
+const MC_MAX_THREADS: usize = 1024;
 
 /// The most seconds `--timeout` takes: a deadline this far away is still a
 /// point in time the clock can hold.
@@ -221,6 +228,9 @@ pub(crate) fn seconds(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: ExploreArgs) -> Result<u8> {
+    if args.explorer().coverage() == Coverage::Bounded {
+        return crate::run::run(args.into_run_args());
+    }
     let inputs = args.values.gather().map_err(|e| input_error(&args, e))?;
     if args.repair {
         return crate::repair::run(&args, &inputs);
@@ -233,11 +243,7 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
     inputs
         .validate(&out.module.kernels)
         .map_err(|e| input_error(&args, e))?;
-    let explorer = if args.reference {
-        Explorer::Reference
-    } else {
-        Explorer::Dpor
-    };
+    let explorer = args.explorer();
     let results = match &args.replay {
         Some(token) => match replay::run(token, &out.module.kernels, &inputs, &args) {
             Ok(r) => vec![r],
@@ -291,7 +297,7 @@ fn input_error(args: &ExploreArgs, e: anyhow::Error) -> anyhow::Error {
 /// Prints the results and writes `--graph`.
 fn emit(
     results: &[KernelResult<'_>],
-    explorer: Explorer,
+    explorer: &dyn Explorer,
     args: &ExploreArgs,
     sources: &SourceMap,
 ) -> Result<()> {
@@ -333,7 +339,7 @@ fn emit(
 /// Explores one kernel with the limits of `args`.
 fn explore_kernel<'k>(
     k: &'k Kernel,
-    explorer: Explorer,
+    explorer: &dyn Explorer,
     inputs: &Inputs,
     args: &ExploreArgs,
 ) -> KernelResult<'k> {
@@ -347,21 +353,21 @@ fn explore_kernel<'k>(
         Mode::FirstError
     };
     // The collector enforces the limit (and knows when more exist).
-    let mut config = args.config(usize::MAX);
+    let mut limits = args.limits(usize::MAX);
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     let mut progress = progress::Progress::new(&k.name, args.format == Format::Text);
     let start = std::time::Instant::now();
     // The time limit covers the set-up before the first state too.
-    config.setup_deadline = timeout.map(|t| start + t);
+    limits.deadline = timeout.map(|t| start + t);
     let collector = Collector::new(mode)
         .with_max_executions(Some(args.max_executions))
         .with_max_memory(max_memory_mib(args.max_memory))
-        .with_loop_bound(config.loop_bound)
+        .with_loop_bound(limits.loop_bound)
         .with_timeout(timeout)
         .with_outcomes(args.outcomes.then_some(k))
         .with_progress(&mut progress);
-    let mut r = KernelResult::explored(k, &launch, collector, start, |c| {
-        explorer.run_with(k, &launch, &config, c)
+    let mut r = KernelResult::explored(k, &launch, explorer.coverage(), collector, start, |c| {
+        explorer.explore(k, &launch, &limits, c)
     });
     if let Some(reading) = k.volatile_read_as {
         r.notes.push(reading.note().to_string());
@@ -383,21 +389,33 @@ fn max_memory_mib(flag: Option<u64>) -> Option<u64> {
     }
 }
 
-/// The kinds of error every execution of `k` shows (as `//xfail:`
-/// reasons spell them), or why the exploration could not decide: what
-/// `warpsafe corpus --engine explore` compares with a kernel's header.
-pub fn error_kinds(k: &Kernel, params: &[(String, i128)]) -> Result<Vec<&'static str>, String> {
+/// The kinds of error `explorer` finds in `k` (as `//xfail:` reasons
+/// spell them: every execution for an exhaustive explorer, the schedules
+/// of `warpsafe corpus --engine run` for a bounded one), or why the
+/// exploration could not decide: what `warpsafe corpus --engine explore`
+/// compares with a kernel's header.
+pub fn error_kinds(
+    explorer: &dyn Explorer,
+    k: &Kernel,
+    params: &[(String, i128)],
+    timeout: Option<Duration>,
+) -> Result<Vec<&'static str>, String> {
+    if explorer.coverage() == Coverage::Bounded {
+        return crate::run::error_kinds(k, params, timeout);
+    }
     let launch = Inputs::from_params(params)
         .launch(k)
         .map_err(|e| format!("{e:#}"))?;
-    let config = Config {
-        max_executions: usize::MAX,
-        ..Config::default()
+    let limits = Limits {
+        max_runs: usize::MAX,
+        deadline: timeout.map(|t| std::time::Instant::now() + t),
+        ..Limits::default()
     };
     let mut c = Collector::new(Mode::AllErrors)
-        .with_max_executions(Some(Config::default().max_executions))
-        .with_loop_bound(config.loop_bound);
-    let res = Explorer::Dpor.run_with(k, &launch, &config, &mut c);
+        .with_max_executions(Some(Limits::default().max_runs))
+        .with_loop_bound(limits.loop_bound)
+        .with_timeout(timeout);
+    let res = explorer.explore(k, &launch, &limits, &mut c);
     let mut kinds: Vec<&'static str> = Vec::new();
     for e in &c.errors {
         let name = e.finding.kind().name();

@@ -47,7 +47,7 @@ pub fn run<'k>(
     let mut r = KernelResult {
         kernel,
         verdict: if errors.is_empty() {
-            Verdict::NoErrorInExecution
+            Verdict::NoErrorInReplay
         } else {
             Verdict::ErrorsFound
         },

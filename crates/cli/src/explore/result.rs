@@ -13,35 +13,15 @@
 use super::collect::{Collector, Mode, Reported, Stop, Witness};
 use super::peak_memory;
 use std::time::Instant;
+use warpsafe_explore::{decide, Coverage, Evidence, ExploreError, Summary as ExploreSummary};
 use warpsafe_interp::Launch;
 use warpsafe_ir::Kernel;
 use warpsafe_mc::dot::witness;
-use warpsafe_mc::reference::McError;
 use warpsafe_mc::witness::Names;
-use warpsafe_mc::{fingerprint, Finding, ReplayToken, Stats};
+use warpsafe_mc::{fingerprint, Finding, ReplayToken};
 use warpsafe_source::SourceMap;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    Safe,
-    ErrorsFound,
-    Unknown(String),
-    /// A replayed execution without error (one execution proves nothing
-    /// about the others).
-    NoErrorInExecution,
-}
-
-impl Verdict {
-    /// `safe`, `errors-found`, `unknown`, `no-error`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Verdict::Safe => "safe",
-            Verdict::ErrorsFound => "errors-found",
-            Verdict::Unknown(_) => "unknown",
-            Verdict::NoErrorInExecution => "no-error",
-        }
-    }
-}
+pub use warpsafe_explore::Verdict;
 
 /// Why an exploration with no complete execution proves nothing.
 fn no_complete_execution(cut_by_assumptions: usize) -> String {
@@ -125,14 +105,17 @@ impl<'k> KernelResult<'k> {
     pub fn explored(
         kernel: &'k Kernel,
         launch: &Launch,
+        coverage: Coverage,
         mut collector: Collector<'_>,
         start: Instant,
-        explore: impl FnOnce(&mut Collector<'_>) -> Result<Stats, McError>,
+        explore: impl FnOnce(&mut Collector<'_>) -> Result<ExploreSummary, ExploreError>,
     ) -> KernelResult<'k> {
         let res = explore(&mut collector);
         let seconds = start.elapsed().as_secs_f64();
         let (stats, error) = match res {
-            Ok(s) => (s, None),
+            Ok(ExploreSummary::Executions(s)) => (s, None),
+            // The schedule explorer's results are `warpsafe run`'s.
+            Ok(ExploreSummary::Schedules(_)) => (collector.last_stats, None),
             Err(e) => (collector.last_stats, Some(e)),
         };
         let incomplete = match (&error, &collector.stop) {
@@ -140,16 +123,17 @@ impl<'k> KernelResult<'k> {
             (None, Some(stop)) => Some(stop_reason(stop)),
             (None, None) => collector.bounded_reason(),
         };
-        let verdict = if !collector.errors.is_empty() {
-            Verdict::ErrorsFound
-        } else if let Some(reason) = &incomplete {
-            Verdict::Unknown(reason.clone())
-        } else if collector.complete() == 0 {
-            // Nothing ran to its end: no execution was checked at all.
-            Verdict::Unknown(no_complete_execution(stats.pruned_infeasible))
-        } else {
-            Verdict::Safe
-        };
+        let verdict = decide(
+            coverage,
+            Evidence {
+                errors: !collector.errors.is_empty(),
+                incomplete: incomplete.clone(),
+                complete_runs: collector.complete(),
+                // Nothing ran to its end: no execution was checked at all.
+                none_complete: no_complete_execution(stats.pruned_infeasible),
+                replay: false,
+            },
+        );
         let fp = fingerprint(kernel, launch);
         let all = collector.mode == Mode::AllErrors;
         KernelResult {

@@ -47,9 +47,14 @@ pub fn kernel(r: &KernelResult<'_>, sources: &SourceMap, full: bool) -> String {
             writeln!(o, "kernel {name}: {what}ERRORS FOUND ({n})")
         }
         Verdict::Unknown(reason) => writeln!(o, "kernel {name}: UNKNOWN ({reason})"),
-        Verdict::NoErrorInExecution => {
+        Verdict::NoErrorInReplay => {
             writeln!(o, "kernel {name}: {what}no error in this execution")
         }
+        Verdict::NoErrorFound => writeln!(
+            o,
+            "kernel {name}: NO ERROR FOUND in {} (a bounded search, not a proof)",
+            count(r.summary.map_or(0, |s| s.executions), "execution")
+        ),
     };
     for note in &r.notes {
         let _ = writeln!(o, "  note: {note}");

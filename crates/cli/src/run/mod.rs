@@ -29,8 +29,11 @@ use clap::{Args, ValueEnum};
 use result::{KernelRun, Verdict};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use warpsafe_explore::cd::DelayBounded;
+use warpsafe_explore::{ExploreError, Explorer, Limits, Run as ExplorerRun, Summary};
 use warpsafe_ir::Kernel;
-use warpsafe_sched::{search, token, Flow, Launched, Outcomes, RunConfig, SearchConfig};
+use warpsafe_mc::Flow;
+use warpsafe_sched::{token, Launched, Outcomes, RunConfig, SearchConfig};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -92,7 +95,7 @@ pub enum Format {
 }
 
 /// What the engine line says.
-pub const ENGINE: &str = "schedule explorer: the canonical schedule (block by block, thread by thread to each barrier) and, where atomics conflict, schedules with delays, under sequential consistency (seed 003)";
+pub const ENGINE: &str = warpsafe_explore::cd::DESCRIPTION;
 
 pub fn run(args: RunArgs) -> Result<u8> {
     let inputs = args.values.gather()?;
@@ -162,20 +165,23 @@ fn run_kernel<'k>(k: &'k Kernel, inputs: &Inputs, args: &RunArgs) -> KernelRun<'
         Ok(l) => l,
         Err(e) => return KernelRun::unknown(k, format!("{e:#}")),
     };
-    let config = run_config(args, start);
-    let launched = match Launched::new(k, &launch, config) {
-        Ok(l) => l,
-        Err(e) => return KernelRun::unknown(k, e.to_string()),
-    };
-    let search_config = SearchConfig {
+    let limits = Limits {
+        max_runs: args.max_schedules,
+        max_steps: args.max_steps,
+        max_threads: usize::try_from(args.max_threads).unwrap_or(usize::MAX),
         delays: args.delays,
-        max_schedules: args.max_schedules,
-        deadline: config.deadline,
+        deadline: run_config(args, start).deadline,
+        ..Limits::default()
     };
     let mut r = KernelRun::new(k, &launch, args.delays);
     let keep_going = args.all || args.compare_final || args.outcomes;
     let mut outcomes = Outcomes::default();
-    let searched = search(&launched, &search_config, &mut |run| {
+    let mut handed = 0usize;
+    let searched = DelayBounded.explore(k, &launch, &limits, &mut |run: ExplorerRun<'_>| {
+        let ExplorerRun::Schedule(run) = run else {
+            unreachable!("invariant: the schedule explorer hands over schedules")
+        };
+        handed += 1;
         r.add(run, token::encode(k, &launch, &run.delays));
         if args.compare_final || args.outcomes {
             if let Some(i) = outcomes.add(run) {
@@ -194,7 +200,14 @@ fn run_kernel<'k>(k: &'k Kernel, inputs: &Inputs, args: &RunArgs) -> KernelRun<'
         r.outcomes = Some(outcomes);
     }
     match searched {
-        Ok(s) => r.finish(s, args.compare_final, start),
+        Ok(Summary::Schedules(s)) => r.finish(s, args.compare_final, start),
+        Ok(Summary::Executions(_)) => {
+            unreachable!("invariant: the schedule explorer counts schedules")
+        }
+        // The launch could not start (too many threads, a thread's set-up).
+        Err(ExploreError::Schedules(e)) if handed == 0 => {
+            return KernelRun::unknown(k, e.to_string())
+        }
         Err(e) => {
             r.failure = Some(e.to_string());
             r.finish(Default::default(), args.compare_final, start)
@@ -243,22 +256,36 @@ pub const CORPUS_MAX_SCHEDULES: usize = 200;
 /// spell them), or why none could run: what `warpsafe corpus --engine
 /// run` compares with a kernel's header. A clean bounded search counts as
 /// no error.
-pub fn error_kinds(k: &Kernel, params: &[(String, i128)]) -> Result<Vec<&'static str>, String> {
+pub fn error_kinds(
+    k: &Kernel,
+    params: &[(String, i128)],
+    timeout: Option<Duration>,
+) -> Result<Vec<&'static str>, String> {
     let launch = Inputs::from_params(params)
         .launch(k)
         .map_err(|e| format!("{e:#}"))?;
-    let launched =
-        Launched::new(k, &launch, RunConfig::default()).map_err(|e| format!("{}: {e}", k.name))?;
     let mut r = KernelRun::new(k, &launch, SearchConfig::default().delays);
-    let config = SearchConfig {
-        max_schedules: CORPUS_MAX_SCHEDULES,
-        ..SearchConfig::default()
+    let limits = Limits {
+        max_runs: CORPUS_MAX_SCHEDULES,
+        max_steps: RunConfig::default().max_steps,
+        max_threads: usize::try_from(RunConfig::default().max_threads).unwrap_or(usize::MAX),
+        deadline: timeout.map(|t| Instant::now() + t),
+        ..Limits::default()
     };
-    let s = search(&launched, &config, &mut |run| {
-        r.add(run, String::new());
-        Flow::Continue
-    })
-    .map_err(|e| format!("{}: {e}", k.name))?;
+    let summary = DelayBounded
+        .explore(k, &launch, &limits, &mut |run: ExplorerRun<'_>| {
+            if let ExplorerRun::Schedule(run) = run {
+                r.add(run, String::new());
+            }
+            Flow::Continue
+        })
+        .map_err(|e| format!("{}: {e}", k.name))?;
+    let Summary::Schedules(s) = summary else {
+        return Err(format!(
+            "{}: the schedule explorer counted no schedules",
+            k.name
+        ));
+    };
     r.finish(s, false, Instant::now());
     if let Verdict::Unknown(reason) = &r.verdict {
         return Err(format!("{}: {reason}", k.name));

@@ -12,32 +12,13 @@
 use crate::explore::peak_memory;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
+use warpsafe_explore::{decide, Coverage, Evidence};
 use warpsafe_interp::Launch;
 use warpsafe_ir::{Kernel, Span};
 use warpsafe_sched::outcomes::Difference;
 use warpsafe_sched::{Cut, DelayPoint, Finding, FindingKey, Outcomes, Run, Search, Warning};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    ErrorsFound,
-    /// No error in the schedules run (bounded: no proof).
-    NoErrorFound,
-    /// `--replay`: the one schedule has no error.
-    NoErrorInSchedule,
-    Unknown(String),
-}
-
-impl Verdict {
-    /// `errors-found`, `no-error-found`, `no-error`, `unknown`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Verdict::ErrorsFound => "errors-found",
-            Verdict::NoErrorFound => "no-error-found",
-            Verdict::NoErrorInSchedule => "no-error",
-            Verdict::Unknown(_) => "unknown",
-        }
-    }
-}
+pub use warpsafe_explore::Verdict;
 
 /// A distinct error and the first schedule that shows it.
 pub struct Shown {
@@ -177,12 +158,7 @@ impl<'k> KernelRun<'k> {
         self.seconds = start.elapsed().as_secs_f64();
         self.peak_kib = peak_memory::peak_kib();
         let differs = compare_final && self.final_difference.is_some();
-        self.verdict = if !self.errors.is_empty() || differs {
-            Verdict::ErrorsFound
-        } else if let Some(why) = &self.failure {
-            Verdict::Unknown(why.clone())
-        } else if self.complete_runs == 0 {
-            Verdict::Unknown(match self.cuts.first().map(|c| &c.0) {
+        let none_complete = match self.cuts.first().map(|c| &c.0) {
                 Some(Cut::StepLimit { limit, .. }) => format!(
                     "a thread ran {limit} steps without ending (a loop that never ends? --max-steps raises the limit)"
                 ),
@@ -190,11 +166,16 @@ impl<'k> KernelRun<'k> {
                     "the launch violates a `__requires`/`__assume` of the kernel, so nothing was checked".into()
                 }
                 Some(Cut::TimedOut) | None => "the time limit passed before a schedule ended".into(),
-            })
-        } else if self.replay {
-            Verdict::NoErrorInSchedule
-        } else {
-            Verdict::NoErrorFound
         };
+        self.verdict = decide(
+            Coverage::Bounded,
+            Evidence {
+                errors: !self.errors.is_empty() || differs,
+                incomplete: self.failure.clone(),
+                complete_runs: self.complete_runs,
+                none_complete,
+                replay: self.replay,
+            },
+        );
     }
 }

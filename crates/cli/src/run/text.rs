@@ -38,8 +38,10 @@ pub fn kernel(r: &KernelRun<'_>, sources: &SourceMap, args: &RunArgs) -> String 
             "kernel {name}: NO ERROR FOUND in {schedules} (the search stopped early: {}; a bounded search, not a proof)",
             stop(r)
         ),
-        Verdict::NoErrorInSchedule => writeln!(o, "kernel {name}: no error in this schedule"),
+        Verdict::NoErrorInReplay => writeln!(o, "kernel {name}: no error in this schedule"),
         Verdict::Unknown(reason) => writeln!(o, "kernel {name}: UNKNOWN ({reason})"),
+        // The schedule explorer is bounded (warpsafe_explore::cd).
+        Verdict::Safe => writeln!(o, "kernel {name}: SAFE in {schedules}"),
     };
     if r.ran() {
         let (g, b) = (r.launch.grid_dim, r.launch.block_dim);
