@@ -56,7 +56,7 @@ pub fn run(args: &ExploreArgs, inputs: &Inputs) -> Result<u8> {
     let original = std::fs::read(path)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .with_context(|| format!("cannot read `{}`", path.display()))?;
-    let flags = inputs.flags(&args.input);
+    let flags = crate::explore::inputs::front_end_flags(inputs, &args.input);
     let config = args.config(args.max_executions);
     println!("engine: DPOR under scoped RC11, repairing races");
     let mut text = original.clone();

@@ -12,6 +12,12 @@
 //! - [`registry`]: every explorer by name (what `--explorer NAME` picks).
 //! - [`verdict`]: the rules that turn what an exploration showed into
 //!   SAFE, ERRORS FOUND, NO ERROR FOUND or UNKNOWN.
+//! - [`inputs`]: a launch from what the user gave (dimensions, parameter
+//!   values, array lengths and contents, as flags or JSON), checked
+//!   against the kernels.
+//! - [`collect`]: the observer of an exploration of executions (distinct
+//!   errors with their witnesses, limits, progress); [`outcomes`]: the
+//!   distinct final states of global memory (`--outcomes`).
 //!
 //! Invariants: the crate does no I/O. Only an explorer with
 //! [`Coverage::Exhaustive`] can lead to [`Verdict::Safe`]; a bounded one's
@@ -19,8 +25,11 @@
 //! run ended is clean.
 
 pub mod cd;
+pub mod collect;
 pub mod dpor;
 pub mod explorer;
+pub mod inputs;
+pub mod outcomes;
 pub mod reference;
 pub mod registry;
 pub mod verdict;

@@ -9,16 +9,17 @@
 //! 003's conflict-directed delay bounding, reported as `warpsafe run`
 //! reports it, with that command's defaults). Modules:
 //!
-//! - `collect`: the observer (errors, limits, outcomes, progress);
-//! - `outcomes`: final states of global memory (`--outcomes`);
 //! - `progress`: the progress line on stderr;
 //! - `peak_memory`: `getrusage`'s peak resident size for the summary;
 //! - `result`: what one kernel's exploration (or replay) gave, and its
 //!   verdict;
 //! - `text`, `json`: the two output formats;
 //! - `replay`: `--replay TOKEN`;
-//! - `inputs`: parameter values, array lengths and contents (`--param`,
-//!   `--array`, `--input FILE.json`), checked and turned into a launch.
+//! - `inputs`: the flags that give parameter values, array lengths and
+//!   contents (`--param`, `--array`, `--input FILE.json`); checking them
+//!   and the launch they make are `warpsafe_explore::inputs`'s, the
+//!   observer that collects errors, limits and outcomes is
+//!   `warpsafe_explore::collect`'s.
 //!
 //! Verdicts (`warpsafe_explore::verdict`'s rules): SAFE only when an
 //! exhaustive exploration completed without an error, ERRORS FOUND when
@@ -26,10 +27,8 @@
 //! status 1 when a kernel has errors, else 2 when one is UNKNOWN or the
 //! input is unusable, else 0.
 
-mod collect;
 pub(crate) mod inputs;
 mod json;
-mod outcomes;
 pub(crate) mod peak_memory;
 mod progress;
 mod replay;
@@ -40,11 +39,11 @@ use crate::exit;
 use crate::input::{load, report_usable, InputArgs};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use collect::{Collector, Mode};
 pub use inputs::Inputs;
 use result::{KernelResult, Verdict};
 use std::path::PathBuf;
 use std::time::Duration;
+use warpsafe_explore::collect::{Collector, Mode};
 use warpsafe_explore::{Coverage, Explorer, Limits};
 use warpsafe_ir::Kernel;
 use warpsafe_mc::reference::Config;
@@ -235,14 +234,14 @@ pub fn run(args: ExploreArgs) -> Result<u8> {
     if args.repair {
         return crate::repair::run(&args, &inputs);
     }
-    let loaded = load(&args.file, &inputs.flags(&args.input))?;
+    let loaded = load(&args.file, &inputs::front_end_flags(&inputs, &args.input))?;
     if !report_usable(&loaded) {
         return Ok(exit::UNUSABLE);
     }
     let out = &loaded.output;
     inputs
         .validate(&out.module.kernels)
-        .map_err(|e| input_error(&args, e))?;
+        .map_err(|e| input_error(&args, e.into()))?;
     let explorer = args.explorer();
     let results = match &args.replay {
         Some(token) => match replay::run(token, &out.module.kernels, &inputs, &args) {
@@ -356,16 +355,18 @@ fn explore_kernel<'k>(
     let mut limits = args.limits(usize::MAX);
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     let mut progress = progress::Progress::new(&k.name, args.format == Format::Text);
+    let mut report_progress =
+        |p: warpsafe_explore::collect::Progress| progress.update(p.executions, p.errors, p.states);
     let start = std::time::Instant::now();
     // The time limit covers the set-up before the first state too.
     limits.deadline = timeout.map(|t| start + t);
     let collector = Collector::new(mode)
         .with_max_executions(Some(args.max_executions))
-        .with_max_memory(max_memory_mib(args.max_memory))
+        .with_max_memory(max_memory_mib(args.max_memory), peak_memory::current_kib)
         .with_loop_bound(limits.loop_bound)
         .with_timeout(timeout)
         .with_outcomes(args.outcomes.then_some(k))
-        .with_progress(&mut progress);
+        .with_progress(&mut report_progress);
     let mut r = KernelResult::explored(k, &launch, explorer.coverage(), collector, start, |c| {
         explorer.explore(k, &launch, &limits, c)
     });

@@ -7,11 +7,11 @@
 //! kernel or launch, or that does not fit the kernel is an error (exit 2),
 //! never a silently different execution.
 
-use super::collect::{Reported, Witness};
 use super::inputs::{note_unchecked, Inputs};
 use super::result::{KernelResult, Shown, Summary, Verdict};
 use super::ExploreArgs;
 use anyhow::{anyhow, Result};
+use warpsafe_explore::collect::{Reported, Witness};
 use warpsafe_ir::Kernel;
 use warpsafe_mc::reference::Config;
 use warpsafe_mc::replay::fits;

@@ -10,9 +10,9 @@
 //! with the reason, in every other case (a limit reached, an unsupported
 //! construct, a launch that is not concrete).
 
-use super::collect::{Collector, Mode, Reported, Stop, Witness};
 use super::peak_memory;
 use std::time::Instant;
+use warpsafe_explore::collect::{Collector, Mode, Reported, Stop, Witness};
 use warpsafe_explore::{decide, Coverage, Evidence, ExploreError, Summary as ExploreSummary};
 use warpsafe_interp::Launch;
 use warpsafe_ir::Kernel;
@@ -218,11 +218,4 @@ pub fn stop_reason(stop: &Stop) -> String {
     }
 }
 
-/// `1 execution`, `2 executions`.
-pub fn count(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
+pub use warpsafe_explore::collect::count;

@@ -99,7 +99,7 @@ pub const ENGINE: &str = warpsafe_explore::cd::DESCRIPTION;
 
 pub fn run(args: RunArgs) -> Result<u8> {
     let inputs = args.values.gather()?;
-    let loaded = load(&args.file, &inputs.flags(&args.input))?;
+    let loaded = load(&args.file, &inputs::front_end_flags(&inputs, &args.input))?;
     if !report_usable(&loaded) {
         return Ok(exit::UNUSABLE);
     }

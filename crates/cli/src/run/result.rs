@@ -66,7 +66,7 @@ impl<'k> KernelRun<'k> {
             notes.push(reading.note().to_string());
         }
         if launch.grid_dim != [0; 3] {
-            notes.extend(crate::explore::inputs::unchecked_arrays(kernel, launch).1);
+            notes.extend(warpsafe_explore::inputs::unchecked_arrays(kernel, launch).1);
         }
         KernelRun {
             kernel,

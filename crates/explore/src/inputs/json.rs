@@ -1,4 +1,5 @@
-//! The JSON file of `warpsafe explore --input FILE.json`:
+//! The JSON form of a launch's inputs (`warpsafe explore --input
+//! FILE.json`; the CLI reads the file, this module parses its text):
 //!
 //! ```json
 //! { "grid": [2], "block": [4, 1, 1],
@@ -12,9 +13,9 @@
 //! value of the wrong JSON type or malformed JSON is an error naming the
 //! file and the position, never ignored.
 
-use super::flags::ArraySpec;
 use super::number::Number;
-use anyhow::{bail, Context, Result};
+use super::spec::ArraySpec;
+use super::InputError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -48,18 +49,17 @@ pub struct FileInputs {
     pub arrays: BTreeMap<String, ArraySpec>,
 }
 
-/// The largest `--input` file read (64 MiB: `explore` runs small grids).
-pub const MAX_INPUT_BYTES: u64 = 64 << 20;
-
-/// Reads an `--input` JSON file (a regular file of at most
-/// [`MAX_INPUT_BYTES`]).
-pub fn read(path: &Path) -> Result<FileInputs> {
-    let bytes = crate::input::read_limited(path, MAX_INPUT_BYTES, "the input file")?;
-    let text = String::from_utf8(bytes)
-        .with_context(|| format!("the input file `{}` is not UTF-8", path.display()))?;
-    let f: InputFile = serde_json::from_str(&text)
-        .with_context(|| format!("the input file `{}` is not valid", path.display()))?;
-    let dims = |what: &str, v: &Option<serde_json::Value>| -> Result<Option<[u64; 3]>> {
+/// Parses the text of input file `path` (named in messages).
+pub fn parse(text: &str, path: &Path) -> Result<FileInputs, InputError> {
+    let f: InputFile = serde_json::from_str(text).map_err(|e| {
+        InputError(format!(
+            "the input file `{}` is not valid: {e}",
+            path.display()
+        ))
+    })?;
+    let dims = |what: &str,
+                v: &Option<serde_json::Value>|
+     -> Result<Option<[u64; 3]>, InputError> {
         let Some(v) = v else { return Ok(None) };
         let text = match v {
             serde_json::Value::Number(n) => n.to_string(),
@@ -68,14 +68,19 @@ pub fn read(path: &Path) -> Result<FileInputs> {
                 .map(|x| x.to_string())
                 .collect::<Vec<_>>()
                 .join(","),
-            other => bail!(
-                "the input file `{}`: `{what}` must be a number or a list of 1 to 3 numbers, not {other}",
-                path.display()
-            ),
+            other => {
+                return Err(InputError(format!(
+                    "the input file `{}`: `{what}` must be a number or a list of 1 to 3 numbers, not {other}",
+                    path.display()
+                )))
+            }
         };
-        parse_dims(&text)
-            .map(Some)
-            .map_err(|e| anyhow::anyhow!("the input file `{}`: `{what}`: {e}", path.display()))
+        parse_dims(&text).map(Some).map_err(|e| {
+            InputError(format!(
+                "the input file `{}`: `{what}`: {e}",
+                path.display()
+            ))
+        })
     };
     Ok(FileInputs {
         grid: dims("grid", &f.grid)?,

@@ -1,8 +1,10 @@
-//! The observer `warpsafe explore` hands to the explorer: it counts the
-//! executions, keeps each distinct error (seed 000 §2.1) once with the
-//! first execution that shows it as its witness, counts final states for
-//! `--outcomes`, enforces `--max-executions` and `--timeout`, and feeds the
-//! progress line.
+//! The observer an exhaustive exploration of executions hands to its
+//! explorer (`warpsafe explore`, and `corpus`): it counts the executions,
+//! keeps each distinct error (seed 000 §2.1) once with the first execution
+//! that shows it as its witness, counts final states for `--outcomes`,
+//! enforces `--max-executions`, `--timeout` and `--max-memory`, and feeds
+//! a progress callback. Reading the process's memory is the caller's (a
+//! probe function), so the crate does no I/O.
 //!
 //! Invariants: an error is kept once per [`FindingKey`]; in
 //! [`Mode::FirstError`] the exploration stops right after the first
@@ -10,11 +12,10 @@
 //! execution past `--max-executions` (so "stopped" always means more
 //! executions exist) and records why in [`Collector::stop`].
 
-use super::outcomes::Outcomes;
-use super::progress::Progress;
+use crate::explorer::{Observer, Run};
+use crate::outcomes::Outcomes;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
-use warpsafe_explore::{Observer, Run};
 use warpsafe_ir::Kernel;
 use warpsafe_mc::{findings, Execution, Finding, FindingKey, Flow, Stats};
 
@@ -45,6 +46,26 @@ pub enum Stop {
 /// of states says little about memory; reading it costs ~10 µs).
 const MEMORY_CHECK_EVERY: Duration = Duration::from_millis(20);
 
+/// The resident memory of the process in KiB, where the platform says.
+pub type MemoryProbe = fn() -> Option<u64>;
+
+/// How far an exploration got, for a progress line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub executions: usize,
+    pub errors: usize,
+    pub states: usize,
+}
+
+/// `1 execution`, `2 executions`.
+pub fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 /// One distinct error and where it was seen first.
 pub struct Reported {
     pub finding: Finding,
@@ -64,11 +85,11 @@ pub struct Collector<'a> {
     pub mode: Mode,
     max_executions: Option<usize>,
     deadline: Option<(Instant, Duration)>,
-    /// `--max-memory` in MiB.
-    max_memory_mib: Option<u64>,
+    /// `--max-memory` in MiB, and the probe of the resident memory in KiB.
+    max_memory: Option<(u64, MemoryProbe)>,
     last_memory_check: Instant,
     pub outcomes: Option<Outcomes<'a>>,
-    progress: Option<&'a mut Progress>,
+    progress: Option<&'a mut dyn FnMut(Progress)>,
     /// Executions handled.
     pub executions: usize,
     /// Executions with a thread left blocked at a barrier.
@@ -93,7 +114,7 @@ impl<'a> Collector<'a> {
             mode,
             max_executions: None,
             deadline: None,
-            max_memory_mib: None,
+            max_memory: None,
             last_memory_check: Instant::now(),
             outcomes: None,
             progress: None,
@@ -132,13 +153,15 @@ impl<'a> Collector<'a> {
             format!(
                 "no error within loop bound {}: {} cut at the bound (raise --loop-bound)",
                 self.loop_bound.unwrap_or_default(),
-                super::result::count(self.bounded, "execution"),
+                count(self.bounded, "execution"),
             )
         })
     }
 
-    pub fn with_max_memory(mut self, mib: Option<u64>) -> Self {
-        self.max_memory_mib = mib;
+    /// Stops the exploration when `probe` (the resident memory in KiB)
+    /// reaches `mib` MiB.
+    pub fn with_max_memory(mut self, mib: Option<u64>, probe: MemoryProbe) -> Self {
+        self.max_memory = mib.map(|m| (m, probe));
         self
     }
 
@@ -152,7 +175,8 @@ impl<'a> Collector<'a> {
         self
     }
 
-    pub fn with_progress(mut self, progress: &'a mut Progress) -> Self {
+    /// Calls `progress` as the exploration goes.
+    pub fn with_progress(mut self, progress: &'a mut dyn FnMut(Progress)) -> Self {
         self.progress = Some(progress);
         self
     }
@@ -172,8 +196,8 @@ impl Observer for Collector<'_> {
     fn run(&mut self, run: Run<'_>) -> Flow {
         match run {
             Run::Execution(exec) => self.execution(exec),
-            // `explore` hands bounded explorers to `warpsafe run`'s
-            // reporting (see `super::run`): a schedule here is a bug.
+            // Schedules are reported with their own schedule (`warpsafe
+            // run`): a schedule here is a bug.
             Run::Schedule(_) => {
                 debug_assert!(false, "explore's collector got a schedule");
                 Flow::Stop
@@ -232,8 +256,13 @@ impl Collector<'_> {
                 number: self.executions,
             });
         }
+        let progress = Progress {
+            executions: self.executions,
+            errors: self.errors.len(),
+            states: self.last_stats.states,
+        };
         if let Some(p) = &mut self.progress {
-            p.update(self.executions, self.errors.len(), self.last_stats.states);
+            p(progress);
         }
         if any && self.mode == Mode::FirstError {
             self.stop = Some(Stop::FirstError);
@@ -244,14 +273,19 @@ impl Collector<'_> {
 
     fn tick_stats(&mut self, stats: &Stats) -> Flow {
         self.last_stats = *stats;
+        let progress = Progress {
+            executions: self.executions,
+            errors: self.errors.len(),
+            states: stats.states,
+        };
         if let Some(p) = &mut self.progress {
-            p.update(self.executions, self.errors.len(), stats.states);
+            p(progress);
         }
-        if let Some(limit) = self.max_memory_mib {
+        if let Some((limit, probe)) = self.max_memory {
             let now = Instant::now();
             if now - self.last_memory_check >= MEMORY_CHECK_EVERY {
                 self.last_memory_check = now;
-                if super::peak_memory::current_kib().is_some_and(|kib| kib / 1024 >= limit) {
+                if probe().is_some_and(|kib| kib / 1024 >= limit) {
                     self.stop.get_or_insert(Stop::Memory(limit));
                     return Flow::Stop;
                 }

@@ -1,8 +1,10 @@
-//! The inputs of one `warpsafe explore` run: grid and block dimensions,
-//! scalar parameter values and the length and initial contents of global
-//! arrays, from flags (`--param NAME=VALUE`, `--array NAME=LEN`,
-//! `--array NAME=[v0,v1,...]`, parsed in `flags`) and from a JSON file
-//! (`--input FILE`, read in `file`); numbers meet their types in `number`.
+//! The inputs of one exploration: grid and block dimensions, scalar
+//! parameter values and the length and initial contents of global arrays,
+//! from flags (`--param NAME=VALUE`, `--array NAME=LEN`, `--array
+//! NAME=[v0,v1,...]`, parsed in `spec`) and from JSON (`--input FILE`,
+//! parsed in `json`); numbers meet their types in `number`. Every
+//! explorer's launch comes from here (`explore`, `run`, `check --confirm`,
+//! `corpus`).
 //!
 //! Seed 000 explores one program on one concrete input; this module turns
 //! what the user gave into that input, a [`Launch`] per kernel: the
@@ -22,19 +24,17 @@
 //!   element of several scalars, such as `float4`, takes one value per
 //!   scalar, in order).
 
-mod file;
-mod flags;
+pub mod json;
 mod number;
+mod spec;
 
-pub use flags::{array_flag, param_flag, ArraySpec};
+pub use json::FileInputs;
 pub use number::Number;
+pub use spec::{array_flag, param_flag, ArraySpec};
 
-use super::result::KernelResult;
-use crate::input::InputArgs;
-use anyhow::{bail, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use warpsafe_corpus::KernelFlags;
+use thiserror::Error;
 use warpsafe_interp::{Launch, Value};
 use warpsafe_ir::{Array, ArrayOrigin, Kernel, VarKind};
 
@@ -43,29 +43,16 @@ use warpsafe_ir::{Array, ArrayOrigin, Kernel, VarKind};
 /// counts cannot overflow.
 pub const MAX_ARRAY_ELEMENTS: u64 = 1 << 32;
 
-/// The flags that give a launch its values, shared by `explore` and
-/// `run`.
-#[derive(clap::Args)]
-pub struct LaunchValues {
-    /// The value of a scalar kernel parameter (every one needs a value).
-    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param_flag)]
-    pub params: Vec<(String, Number)>,
-    /// A global array's length in elements (`a=8`, enables bounds checks)
-    /// or its initial contents (`a=[1,2,3]`, length and values).
-    #[arg(long = "array", value_name = "NAME=LEN|NAME=[V,..]", value_parser = array_flag)]
-    pub arrays: Vec<(String, ArraySpec)>,
-    /// Dimensions, parameters and arrays as JSON: {"grid": [1], "block":
-    /// [4], "params": {"n": 4}, "arrays": {"a": {"len": 4, "init": [..]}}}
-    /// (flags override it).
-    #[arg(long = "input", value_name = "FILE.json")]
-    pub input_file: Option<PathBuf>,
-}
+/// Why the inputs do not fit the kernels, or a launch cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
 
-impl LaunchValues {
-    /// The inputs these flags give (with the `--input` file's).
-    pub fn gather(&self) -> Result<Inputs> {
-        Inputs::gather(self.input_file.as_deref(), &self.params, &self.arrays)
-    }
+/// `Err(InputError(format!(...)))`.
+macro_rules! fail {
+    ($($arg:tt)*) => {
+        return Err(InputError(format!($($arg)*)))
+    };
 }
 
 /// Every input of a run, flags and file merged.
@@ -96,24 +83,22 @@ impl Inputs {
         }
     }
 
-    /// The inputs of `--input file` (if any) overridden by the flags.
+    /// The inputs of an input file (if any: its path and what it gives)
+    /// overridden by the flags.
     pub fn gather(
-        file: Option<&Path>,
+        file: Option<(&Path, FileInputs)>,
         params: &[(String, Number)],
         arrays: &[(String, ArraySpec)],
-    ) -> Result<Inputs> {
+    ) -> Inputs {
         let mut inputs = match file {
-            Some(path) => {
-                let f = file::read(path)?;
-                Inputs {
-                    grid: f.grid,
-                    block: f.block,
-                    params: f.params,
-                    arrays: f.arrays,
-                    flag_params: BTreeSet::new(),
-                    file: Some(path.to_path_buf()),
-                }
-            }
+            Some((path, f)) => Inputs {
+                grid: f.grid,
+                block: f.block,
+                params: f.params,
+                arrays: f.arrays,
+                flag_params: BTreeSet::new(),
+                file: Some(path.to_path_buf()),
+            },
             None => Inputs::default(),
         };
         for (name, v) in params {
@@ -123,16 +108,7 @@ impl Inputs {
         for (name, spec) in arrays {
             inputs.arrays.insert(name.clone(), spec.clone());
         }
-        Ok(inputs)
-    }
-
-    /// The front end's flags: `input`'s, with the file's dimensions where
-    /// no flag gives them.
-    pub fn flags(&self, input: &InputArgs) -> KernelFlags {
-        let mut flags = input.to_flags();
-        flags.grid_dim = flags.grid_dim.or(self.grid);
-        flags.block_dim = flags.block_dim.or(self.block);
-        flags
+        inputs
     }
 
     /// Where an input came from, for messages.
@@ -146,7 +122,7 @@ impl Inputs {
     /// Checks every input against `kernels` (see the module docs): each
     /// name must belong to some kernel, as the right kind of thing, with a
     /// value its type can hold.
-    pub fn validate(&self, kernels: &[Kernel]) -> Result<()> {
+    pub fn validate(&self, kernels: &[Kernel]) -> Result<(), InputError> {
         for (name, v) in &self.params {
             let mut found = false;
             for k in kernels {
@@ -154,21 +130,21 @@ impl Inputs {
                     found = true;
                     v.to_value(var.ty, self.flag_params.contains(name))
                         .map_err(|e| {
-                            anyhow::anyhow!(
+                            InputError(format!(
                                 "kernel `{}`: parameter `{name}` ({}): {e}",
                                 k.name,
                                 self.origin("--param")
-                            )
+                            ))
                         })?;
                 }
             }
             if !found {
                 if kernels.iter().any(|k| input_array(k, name).is_some()) {
-                    bail!(
+                    fail!(
                         "`{name}` is an array, not a scalar parameter; give it with --array {name}=LEN or --array {name}=[v0,...]"
                     );
                 }
-                bail!(
+                fail!(
                     "no kernel has a scalar parameter `{name}` ({}); {}",
                     self.origin("--param"),
                     known_params(kernels)
@@ -181,19 +157,19 @@ impl Inputs {
                 if let Some(a) = k.arrays.iter().find(|a| a.name == *name) {
                     found = true;
                     resolve_array(a, spec).map_err(|e| {
-                        anyhow::anyhow!(
+                        InputError(format!(
                             "kernel `{}`: array `{name}` ({}): {e}",
                             k.name,
                             self.origin("--array")
-                        )
+                        ))
                     })?;
                 }
             }
             if !found {
                 if kernels.iter().any(|k| param_var(k, name).is_some()) {
-                    bail!("`{name}` is a scalar parameter, not an array; give it with --param {name}=VALUE");
+                    fail!("`{name}` is a scalar parameter, not an array; give it with --param {name}=VALUE");
                 }
-                bail!(
+                fail!(
                     "no kernel has an array `{name}` ({}); {}",
                     self.origin("--array"),
                     known_arrays(kernels)
@@ -206,9 +182,9 @@ impl Inputs {
     /// The concrete launch of `k`: dimensions from the kernel (flags, the
     /// file's `grid`/`block`, or the source's launch), parameter values,
     /// array lengths and initial contents.
-    pub fn launch(&self, k: &Kernel) -> Result<Launch> {
+    pub fn launch(&self, k: &Kernel) -> Result<Launch, InputError> {
         let (Some(grid), Some(block)) = (k.launch.grid, k.launch.block) else {
-            bail!(
+            fail!(
                 "kernel `{}`: running it needs concrete dimensions; pass --grid-dim and --block-dim",
                 k.name
             );
@@ -217,16 +193,21 @@ impl Inputs {
     }
 
     /// The launch of `k` on `grid` x `block` with these inputs.
-    pub fn launch_with(&self, k: &Kernel, grid: [u64; 3], block: [u64; 3]) -> Result<Launch> {
-        let dim = |what: &str, d: [u64; 3]| -> Result<[u32; 3]> {
+    pub fn launch_with(
+        &self,
+        k: &Kernel,
+        grid: [u64; 3],
+        block: [u64; 3],
+    ) -> Result<Launch, InputError> {
+        let dim = |what: &str, d: [u64; 3]| -> Result<[u32; 3], InputError> {
             let mut out = [0u32; 3];
             for (o, x) in out.iter_mut().zip(d) {
                 *o = u32::try_from(x).map_err(|_| {
-                    anyhow::anyhow!(
+                    InputError(format!(
                         "kernel `{}`: {what} dimension {x} is too large (at most {})",
                         k.name,
                         u32::MAX
-                    )
+                    ))
                 })?;
             }
             Ok(out)
@@ -237,7 +218,7 @@ impl Inputs {
         }
         for v in k.vars.iter().filter(|v| v.kind == VarKind::Param) {
             let Some(value) = self.params.get(&v.name) else {
-                bail!(
+                fail!(
                     "kernel `{}`: running it needs a value for the parameter `{}` (--param {}=VALUE)",
                     k.name,
                     v.name,
@@ -246,7 +227,9 @@ impl Inputs {
             };
             let value = value
                 .to_value(v.ty, self.flag_params.contains(&v.name))
-                .map_err(|e| anyhow::anyhow!("kernel `{}`: parameter `{}`: {e}", k.name, v.name))?;
+                .map_err(|e| {
+                    InputError(format!("kernel `{}`: parameter `{}`: {e}", k.name, v.name))
+                })?;
             launch = launch.with_param(v.id, value);
         }
         for (name, spec) in &self.arrays {
@@ -254,7 +237,7 @@ impl Inputs {
                 continue;
             };
             let r = resolve_array(a, spec)
-                .map_err(|e| anyhow::anyhow!("kernel `{}`: array `{name}`: {e}", k.name))?;
+                .map_err(|e| InputError(format!("kernel `{}`: array `{name}`: {e}", k.name)))?;
             if let Some(len) = r.len_slots.filter(|_| a.len_slots().is_none()) {
                 launch = launch.with_array_len(a.id, len);
             }
@@ -266,18 +249,10 @@ impl Inputs {
     }
 }
 
-/// Records in `r` the arrays `r.kernel` accesses whose length `launch`
-/// leaves unknown (accesses to them are not bounds-checked), with notes
-/// that say so: one for those `--array` can size, one per `extern
-/// __shared__` array without dynamic shared memory.
-pub fn note_unchecked(r: &mut KernelResult<'_>, launch: &Launch) {
-    let (unchecked, notes) = unchecked_arrays(r.kernel, launch);
-    r.notes.extend(notes);
-    r.unchecked = unchecked;
-}
-
-/// The arrays `k` accesses whose length `launch` leaves unknown, and the
-/// notes that say so (see [`note_unchecked`]).
+/// The arrays `k` accesses whose length `launch` leaves unknown (accesses
+/// to them are not bounds-checked), and notes that say so: one for those
+/// `--array` can size, one per `extern __shared__` array without dynamic
+/// shared memory.
 pub fn unchecked_arrays(k: &Kernel, launch: &Launch) -> (Vec<String>, Vec<String>) {
     let mut notes = Vec::new();
     let mut used = BTreeSet::new();
