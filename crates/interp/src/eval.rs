@@ -21,10 +21,13 @@
 //!   `d != 0 ? n / d : 0` never faults.
 //! - Comparisons of floats are IEEE (NaN compares false, `!=` true).
 //!
-//! Invariant: evaluation never recurses on the Rust stack; it walks the
+//! Invariant: evaluation recurses on the Rust stack at most
+//! `SHALLOW_DEPTH` (6) levels deep: shallow expressions without calls,
+//! most of what a thread runs, are computed by a small recursion (whose
+//! result stays small: faults are boxed), and any deeper one walks the
 //! expression with an explicit work list, so arbitrarily deep expressions
-//! cannot overflow it. An [`Evaluator`] keeps its work lists between calls
-//! so repeated evaluation does not allocate.
+//! cannot overflow the stack. An [`Evaluator`] keeps its work lists
+//! between calls so repeated evaluation does not allocate.
 
 use crate::fault::FaultKind;
 use crate::math;
@@ -102,8 +105,10 @@ pub struct Evaluator<'e> {
 impl<'e> Evaluator<'e> {
     /// Evaluates `expr` over `env`.
     pub fn eval<E: Env + ?Sized>(&mut self, expr: &'e Expr, env: &E) -> Result<Value, FaultKind> {
-        if let Some(v) = leaf(expr, env) {
-            return v;
+        match shallow(expr, env, env.options(), SHALLOW_DEPTH) {
+            Ok(v) => return Ok(v),
+            Err(NoValue::Fault(f)) => return Err(*f),
+            Err(NoValue::Deep) => {}
         }
         self.work.clear();
         self.vals.clear();
@@ -211,6 +216,65 @@ impl<'e> Evaluator<'e> {
     }
 }
 
+/// How deep [`shallow`] recurses before it leaves an expression to the
+/// work list.
+const SHALLOW_DEPTH: u32 = 6;
+
+/// Why [`shallow`] gave no value: the expression is deeper than it goes
+/// or calls a function (the work list evaluates it), or it faults (boxed:
+/// the common result stays small, which is what makes recursion pay).
+enum NoValue {
+    Deep,
+    Fault(Box<FaultKind>),
+}
+
+impl From<FaultKind> for NoValue {
+    fn from(f: FaultKind) -> NoValue {
+        NoValue::Fault(Box::new(f))
+    }
+}
+
+/// The value of `e` computed by recursion when `e` is at most `depth`
+/// levels deep and calls no function (most expressions a thread runs:
+/// `k < n`, `acc + a * (float)k`). The recursion is bounded by `depth`
+/// (see the invariant in the module docs); deeper expressions are the work
+/// list's. Operands are evaluated left to right, as there, so the same
+/// fault is reported.
+fn shallow<E: Env + ?Sized>(
+    e: &Expr,
+    env: &E,
+    opts: EvalOptions,
+    depth: u32,
+) -> Result<Value, NoValue> {
+    Ok(match e {
+        Expr::Const(c, ty) => Value::from_const(*c, *ty),
+        Expr::Var(v) => env.var(*v)?,
+        Expr::Builtin(b) => env.builtin(*b),
+        _ if depth == 0 => return Err(NoValue::Deep),
+        Expr::Binary(op @ (BinOp::And | BinOp::Or), _, a, b) => {
+            let lhs = shallow(a, env, opts, depth - 1)?.is_true();
+            // `false && _` and `true || _` are decided by the lhs.
+            if lhs == (*op == BinOp::Or) {
+                Value::Bool(lhs)
+            } else {
+                Value::Bool(shallow(b, env, opts, depth - 1)?.is_true())
+            }
+        }
+        Expr::Binary(op, ty, a, b) => {
+            let x = shallow(a, env, opts, depth - 1)?;
+            let y = shallow(b, env, opts, depth - 1)?;
+            apply_binary(*op, *ty, x, y, opts)?
+        }
+        Expr::Unary(op, ty, a) => apply_unary(*op, *ty, shallow(a, env, opts, depth - 1)?, opts)?,
+        Expr::Cast(ty, a) => cast(shallow(a, env, opts, depth - 1)?, *ty, opts)?,
+        Expr::Select(c, a, b) => {
+            let c = shallow(c, env, opts, depth - 1)?;
+            shallow(if c.is_true() { a } else { b }, env, opts, depth - 1)?
+        }
+        Expr::Call(..) => return Err(NoValue::Deep),
+    })
+}
+
 /// The value of a constant, variable or builtin; `None` for other nodes.
 fn leaf<E: Env + ?Sized>(e: &Expr, env: &E) -> Option<Result<Value, FaultKind>> {
     Some(match e {
@@ -266,6 +330,21 @@ pub fn apply_binary(
         let (x, y) = (a.is_true(), b.is_true());
         return Ok(Value::Bool(if op == BinOp::And { x && y } else { x || y }));
     }
+    if let Some(r) = same_type_binary(op, ty, a, b, opts) {
+        return r;
+    }
+    general_binary(op, ty, a, b, opts)
+}
+
+/// [`apply_binary`] for every type and operator, through `i128` for
+/// integers.
+fn general_binary(
+    op: BinOp,
+    ty: ScalarTy,
+    a: Value,
+    b: Value,
+    opts: EvalOptions,
+) -> Result<Value, FaultKind> {
     let a = cast(a, ty, opts)?;
     let b = if matches!(op, BinOp::Shl | BinOp::Shr) {
         b
@@ -328,6 +407,60 @@ pub fn apply_binary(
         BinOp::BitXor => Ok(Value::from_int(ty, x ^ y)),
         // Logical operators and comparisons returned above.
         _ => Err(ill_typed(format!("`{}` at {ty}", op.symbol()))),
+    }
+}
+
+/// `a op b` when both operands already have type `ty` and it is `int`,
+/// `unsigned`, their 64-bit forms or `float`, for the operators that need
+/// no check but overflow (`+ - *`, comparisons, bitwise): the same result
+/// as the general path below, without its conversions through `i128`.
+/// `None` for everything else.
+fn same_type_binary(
+    op: BinOp,
+    ty: ScalarTy,
+    a: Value,
+    b: Value,
+    opts: EvalOptions,
+) -> Option<Result<Value, FaultKind>> {
+    macro_rules! int {
+        ($x:expr, $y:expr, $v:path, $signed:expr) => {{
+            let (x, y) = ($x, $y);
+            let checked = $signed && opts.signed_overflow == Overflow::Fault;
+            let arith = |r: Option<_>, wrapped| match (checked, r) {
+                (false, _) => Some(Ok($v(wrapped))),
+                (true, Some(r)) => Some(Ok($v(r))),
+                (true, None) => Some(Err(FaultKind::SignedOverflow { ty })),
+            };
+            match op {
+                BinOp::Add => arith(x.checked_add(y), x.wrapping_add(y)),
+                BinOp::Sub => arith(x.checked_sub(y), x.wrapping_sub(y)),
+                BinOp::Mul => arith(x.checked_mul(y), x.wrapping_mul(y)),
+                BinOp::BitAnd => Some(Ok($v(x & y))),
+                BinOp::BitOr => Some(Ok($v(x | y))),
+                BinOp::BitXor => Some(Ok($v(x ^ y))),
+                _ if op.is_comparison() => Some(Ok(Value::Bool(holds(op, x.cmp(&y))))),
+                _ => None,
+            }
+        }};
+    }
+    match (a, b) {
+        (Value::I32(x), Value::I32(y)) if ty == ScalarTy::I32 => int!(x, y, Value::I32, true),
+        (Value::U32(x), Value::U32(y)) if ty == ScalarTy::U32 => int!(x, y, Value::U32, false),
+        (Value::I64(x), Value::I64(y)) if ty == ScalarTy::I64 => int!(x, y, Value::I64, true),
+        (Value::U64(x), Value::U64(y)) if ty == ScalarTy::U64 => int!(x, y, Value::U64, false),
+        (Value::F32(x), Value::F32(y)) if ty == ScalarTy::F32 => match op {
+            BinOp::Add => Some(Ok(Value::F32(x + y))),
+            BinOp::Sub => Some(Ok(Value::F32(x - y))),
+            BinOp::Mul => Some(Ok(Value::F32(x * y))),
+            BinOp::Div => Some(Ok(Value::F32(x / y))),
+            // Unordered (a NaN operand): only `!=` holds.
+            _ if op.is_comparison() => Some(Ok(Value::Bool(match x.partial_cmp(&y) {
+                Some(ord) => holds(op, ord),
+                None => op == BinOp::Ne,
+            }))),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -408,6 +541,82 @@ mod tests {
         }
         fn builtin(&self, _: Builtin) -> Value {
             Value::U32(0)
+        }
+    }
+
+    /// The recursive path for shallow expressions gives what the work list
+    /// gives: values, short circuits, and the first fault in evaluation
+    /// order.
+    #[test]
+    fn the_shallow_path_agrees_with_the_work_list() {
+        let i = |v| Expr::int(v, ScalarTy::I32);
+        let div0 = Expr::binary(BinOp::Div, ScalarTy::I32, i(1), i(0));
+        let shift = Expr::binary(BinOp::Shl, ScalarTy::I32, i(1), i(40));
+        let unset = Expr::Var(VarId(3));
+        let cases = [
+            Expr::binary(BinOp::Add, ScalarTy::I32, i(2), i(3)),
+            Expr::binary(BinOp::And, ScalarTy::Bool, i(0), div0.clone()),
+            Expr::binary(BinOp::Or, ScalarTy::Bool, i(1), div0.clone()),
+            Expr::binary(BinOp::And, ScalarTy::Bool, i(1), div0.clone()),
+            Expr::binary(BinOp::Add, ScalarTy::I32, shift.clone(), div0.clone()),
+            Expr::binary(BinOp::Add, ScalarTy::I32, unset.clone(), shift),
+            Expr::Select(Box::new(i(0)), Box::new(div0), Box::new(i(7))),
+            Expr::Cast(ScalarTy::U8, Box::new(i(300))),
+            Expr::Unary(UnOp::Neg, ScalarTy::I32, Box::new(unset)),
+        ];
+        for e in cases {
+            let deep = (0..10).fold(e.clone(), |acc, _| {
+                Expr::binary(BinOp::Add, ScalarTy::I32, acc, i(0))
+            });
+            for e in [e, deep] {
+                let work_list = Evaluator::default().run(&e, &NoEnv);
+                assert_eq!(eval(&e, &NoEnv), work_list, "{e:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The same-type fast path gives what the general path gives, in
+        /// both overflow modes.
+        #[test]
+        fn the_same_type_fast_path_agrees_with_the_general_one(
+            x in proptest::num::i64::ANY,
+            y in proptest::num::i64::ANY,
+            fx in proptest::num::f32::ANY,
+            fy in proptest::num::f32::ANY,
+            op in 0usize..13,
+            fault in proptest::bool::ANY,
+        ) {
+            let ops = [
+                BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::BitAnd, BinOp::BitOr,
+                BinOp::BitXor, BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge,
+            ];
+            let op = ops[op];
+            let opts = EvalOptions {
+                signed_overflow: if fault { Overflow::Fault } else { Overflow::Wrap },
+                ..EvalOptions::default()
+            };
+            let pairs = [
+                (ScalarTy::I32, Value::I32(x as i32), Value::I32(y as i32)),
+                (ScalarTy::U32, Value::U32(x as u32), Value::U32(y as u32)),
+                (ScalarTy::I64, Value::I64(x), Value::I64(y)),
+                (ScalarTy::U64, Value::U64(x as u64), Value::U64(y as u64)),
+                (ScalarTy::F32, Value::F32(fx), Value::F32(fy)),
+                // Small values, where overflow is rare and equality common.
+                (ScalarTy::I32, Value::I32((x % 5) as i32), Value::I32((y % 5) as i32)),
+            ];
+            for (ty, a, b) in pairs {
+                if let Some(fast) = same_type_binary(op, ty, a, b, opts) {
+                    let general = general_binary(op, ty, a, b, opts);
+                    // NaN results compare by their bits.
+                    let same = match (&fast, &general) {
+                        (Ok(Value::F32(p)), Ok(Value::F32(q))) => p.to_bits() == q.to_bits()
+                            || (p.is_nan() && q.is_nan()),
+                        _ => fast == general,
+                    };
+                    proptest::prop_assert!(same, "{op:?} {a:?} {b:?}: {fast:?} vs {general:?}");
+                }
+            }
         }
     }
 

@@ -38,7 +38,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 use warpsafe_ir::{
-    BarrierKind, Block, Expr, Kernel, LoopCheck, LoopId, MemRef, Stmt, StmtKind, VarId,
+    BarrierKind, BinOp, Block, Const, Expr, Kernel, LoopCheck, LoopId, MemRef, ScalarTy, Stmt,
+    StmtKind, VarId,
 };
 
 /// Deepest statement nesting the analysis follows.
@@ -50,6 +51,8 @@ type Live = BTreeSet<VarId>;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Liveness {
     at_iteration: BTreeMap<LoopId, Vec<VarId>>,
+    /// Loops no iteration of which can be wasted ([`Liveness::never_wasted`]).
+    counted: BTreeSet<LoopId>,
 }
 
 impl Liveness {
@@ -66,13 +69,112 @@ impl Liveness {
         if a.timed_out {
             return Err(TimedOut);
         }
-        Ok(done.map(|_| a.out))
+        Ok(done.map(|_| {
+            let mut out = a.out;
+            out.counted = counted_loops(kernel, &out.at_iteration);
+            out
+        }))
+    }
+
+    /// Whether no iteration of loop `id` can be wasted: its step adds a
+    /// non-zero constant to a counter live where an iteration starts, and
+    /// nothing else in the loop writes the counter, so every iteration
+    /// that reaches the back edge (always through the step) changes a live
+    /// variable. Spin-assume then needs no snapshot of it.
+    pub fn never_wasted(&self, id: LoopId) -> bool {
+        self.counted.contains(&id)
     }
 
     /// The variables live where an iteration of `id` starts (sorted); empty
     /// for a loop the analysis did not see.
     pub fn at_iteration(&self, id: LoopId) -> &[VarId] {
         self.at_iteration.get(&id).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The loops of `kernel` whose step counts a live variable (see
+/// [`Liveness::never_wasted`]).
+fn counted_loops(kernel: &Kernel, live: &BTreeMap<LoopId, Vec<VarId>>) -> BTreeSet<LoopId> {
+    let mut counted = BTreeSet::new();
+    kernel.walk(&mut |stmt| {
+        let StmtKind::Loop {
+            id,
+            header,
+            body,
+            step,
+            ..
+        } = &stmt.kind
+        else {
+            return;
+        };
+        let Some((v, ty)) = step_counter(step) else {
+            return;
+        };
+        // At another type, the assignment could convert `v + c` back to `v`.
+        let same_type = kernel
+            .vars
+            .get(v.0 as usize)
+            .is_some_and(|var| var.ty == ty);
+        if !same_type || !live.get(id).is_some_and(|l| l.contains(&v)) {
+            return;
+        }
+        // One write of `v` in the whole loop: the step's.
+        let mut writes = 0;
+        for block in [header, body, step] {
+            warpsafe_ir::walk_block(block, &mut |s| {
+                writes += usize::from(written_var(&s.kind) == Some(v));
+            });
+        }
+        if writes == 1 {
+            counted.insert(*id);
+        }
+    });
+    counted
+}
+
+/// The counter of a step that is exactly `v = v + c` or `v = v - c` (or
+/// `c + v`) with `c` a non-zero integer constant of the operation's type,
+/// and that type: when it is `v`'s, `v` changes whenever the step runs.
+fn step_counter(step: &Block) -> Option<(VarId, ScalarTy)> {
+    let [Stmt {
+        kind: StmtKind::Assign { dst, value },
+        ..
+    }] = step.as_slice()
+    else {
+        return None;
+    };
+    let Expr::Binary(op @ (BinOp::Add | BinOp::Sub), ty, a, b) = value else {
+        return None;
+    };
+    let nonzero = |e: &Expr| match e {
+        Expr::Const(Const::Int(c), t) if t == ty => {
+            let bits = ty.bits();
+            // `c` is wrapped to the type, so it is non-zero modulo 2^bits
+            // when it is non-zero.
+            bits > 0 && *c != 0
+        }
+        _ => false,
+    };
+    let counts = match (&**a, &**b) {
+        (Expr::Var(x), c) if x == dst => nonzero(c),
+        (c, Expr::Var(x)) if x == dst && *op == BinOp::Add => nonzero(c),
+        _ => false,
+    };
+    (counts && ty.is_integer() && *ty != ScalarTy::Bool).then_some((*dst, *ty))
+}
+
+/// The variable a statement writes, if any.
+fn written_var(kind: &StmtKind) -> Option<VarId> {
+    match kind {
+        StmtKind::Assign { dst, .. } | StmtKind::Havoc { dst, .. } | StmtKind::Load { dst, .. } => {
+            Some(*dst)
+        }
+        StmtKind::Rmw { dst, .. } | StmtKind::Cas { dst, .. } => *dst,
+        StmtKind::Barrier {
+            reduce: Some((_, _, dst)),
+            ..
+        } => Some(*dst),
+        _ => None,
     }
 }
 
@@ -598,5 +700,80 @@ mod nest_tests {
         a.deadline = Some(Instant::now());
         assert!(a.block(&nest(30), Live::new(), 0).is_none());
         assert!(a.timed_out);
+    }
+}
+
+#[cfg(test)]
+mod counted_tests {
+    //! Which loops need no spin-assume snapshot: those whose step counts a
+    //! live variable that nothing else in the loop writes.
+    use super::*;
+    use warpsafe_frontend::{compile, Options, SourceLoader};
+    use warpsafe_source::{SourceFile, SourceMap};
+
+    struct NoFiles;
+
+    impl SourceLoader for NoFiles {
+        fn load(&self, _: &std::path::Path) -> Option<String> {
+            None
+        }
+    }
+
+    /// Whether each loop of the kernel in `body` (in loop-id order) never
+    /// has a wasted iteration.
+    fn never_wasted(body: &str) -> Vec<bool> {
+        let src = format!("__global__ void k(int *a, int n) {{ {body} }}");
+        let mut sources = SourceMap::new();
+        let main = sources.add(SourceFile::new("k.cu", src, false));
+        let out = compile(main, &mut sources, &Options::default(), &NoFiles);
+        assert!(!out.has_errors(), "{:?}", out.diagnostics);
+        let k = &out.module.kernels[0];
+        let l = Liveness::analyse(k, None)
+            .expect("no deadline")
+            .expect("well formed");
+        let mut ids = Vec::new();
+        k.walk(&mut |s| {
+            if let StmtKind::Loop { id, .. } = &s.kind {
+                ids.push(*id);
+            }
+        });
+        ids.sort();
+        ids.into_iter().map(|id| l.never_wasted(id)).collect()
+    }
+
+    #[test]
+    fn a_for_loop_counting_its_variable_is_never_wasted() {
+        assert_eq!(
+            never_wasted("for (int i = 0; i < n; i++) a[i] = 0;"),
+            [true]
+        );
+        assert_eq!(
+            never_wasted("for (int i = n; i > 0; i -= 2) a[0] = i;"),
+            [true]
+        );
+    }
+
+    #[test]
+    fn a_counter_written_elsewhere_or_not_counting_is_not_trusted() {
+        // The body may undo the step.
+        assert_eq!(
+            never_wasted("for (int i = 0; i < n; i++) { if (a[0]) i--; }"),
+            [false]
+        );
+        // Await loops: no step, or a step that changes nothing.
+        assert_eq!(never_wasted("while (a[0] == 0) {}"), [false]);
+        assert_eq!(
+            never_wasted("for (int i = 0; a[0] == 0; i += 0) {}"),
+            [false]
+        );
+    }
+
+    #[test]
+    fn a_narrow_counter_stepped_at_a_wider_type_is_not_trusted() {
+        // `c += 256` at `int` leaves a `char` counter where it was.
+        assert_eq!(
+            never_wasted("for (char c = 0; a[0] == 0; c += 256) {}"),
+            [false]
+        );
     }
 }

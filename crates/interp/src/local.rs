@@ -21,10 +21,24 @@ use warpsafe_ir::{Array, ArrayId, ScalarTy};
 /// The most slots one local array may have (16 Mi).
 pub(crate) const MAX_LOCAL_SLOTS: u64 = 1 << 24;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct LocalMemory {
     /// Indexed by `ArrayId`; `None` until first accessed.
     arrays: Vec<Option<Arc<Vec<Option<Value>>>>>,
+}
+
+impl Clone for LocalMemory {
+    fn clone(&self) -> LocalMemory {
+        LocalMemory {
+            arrays: self.arrays.clone(),
+        }
+    }
+
+    /// Reuses `self`'s table (spin-assume copies the local memory at every
+    /// loop iteration's start).
+    fn clone_from(&mut self, source: &LocalMemory) {
+        self.arrays.clone_from(&source.arrays);
+    }
 }
 
 impl LocalMemory {

@@ -107,6 +107,21 @@ impl IterSnapshot {
         }
     }
 
+    /// Takes the snapshot again at a new iteration's start, reusing its
+    /// memory (a loop takes one per iteration).
+    pub fn retake(
+        &mut self,
+        live: &[VarId],
+        vars: &[Option<Value>],
+        locals: &LocalMemory,
+        counts: EventCounts,
+    ) {
+        self.vars.clear();
+        self.vars.extend(live.iter().map(|v| live_value(vars, *v)));
+        self.locals.clone_from(locals);
+        self.counts = counts;
+    }
+
     /// Whether the iteration since the snapshot was wasted (see the module
     /// docs): at most one read, no effect, the same live state.
     pub fn wasted(
@@ -118,13 +133,21 @@ impl IterSnapshot {
     ) -> bool {
         counts.effects == self.counts.effects
             && counts.reads <= self.counts.reads + 1
-            && self.vars == live_values(live, vars)
+            && self.vars.len() == live.len()
+            && self
+                .vars
+                .iter()
+                .zip(live)
+                .all(|(was, v)| *was == live_value(vars, *v))
             && self.locals.same_contents(locals)
     }
 }
 
 fn live_values(live: &[VarId], vars: &[Option<Value>]) -> Vec<Option<Value>> {
-    live.iter()
-        .map(|v| vars.get(v.0 as usize).copied().flatten())
-        .collect()
+    live.iter().map(|v| live_value(vars, *v)).collect()
+}
+
+/// The value of live variable `v` (none while unassigned).
+fn live_value(vars: &[Option<Value>], v: VarId) -> Option<Value> {
+    vars.get(v.0 as usize).copied().flatten()
 }

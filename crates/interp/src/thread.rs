@@ -499,6 +499,9 @@ impl<'k> Thread<'k> {
     /// remembered as the new iteration's start.
     fn iteration(&mut self, frame: usize, id: LoopId, back_edge: bool, span: Span) -> Option<Step> {
         let liveness = self.liveness.as_ref()?;
+        if liveness.never_wasted(id) {
+            return None;
+        }
         let live = liveness.at_iteration(id);
         let slot = self.control.snapshot_mut(frame)?;
         if back_edge
@@ -517,12 +520,17 @@ impl<'k> Thread<'k> {
                 span,
             });
         }
-        *slot = Some(Box::new(IterSnapshot::take(
-            live,
-            &self.vars,
-            &self.locals,
-            self.counts,
-        )));
+        match slot {
+            Some(s) => s.retake(live, &self.vars, &self.locals, self.counts),
+            None => {
+                *slot = Some(Box::new(IterSnapshot::take(
+                    live,
+                    &self.vars,
+                    &self.locals,
+                    self.counts,
+                )))
+            }
+        }
         None
     }
 

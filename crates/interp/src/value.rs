@@ -204,6 +204,19 @@ impl Value {
         if self.ty() == ty {
             return self;
         }
+        // The common integer-to-float conversions directly (the same
+        // correctly rounded results; `i128`'s are slow software routines).
+        match (self, ty) {
+            (Value::I32(x), ScalarTy::F32) => return Value::F32(x as f32),
+            (Value::I32(x), ScalarTy::F64) => return Value::F64(f64::from(x)),
+            (Value::U32(x), ScalarTy::F32) => return Value::F32(x as f32),
+            (Value::U32(x), ScalarTy::F64) => return Value::F64(f64::from(x)),
+            (Value::I64(x), ScalarTy::F32) => return Value::F32(x as f32),
+            (Value::I64(x), ScalarTy::F64) => return Value::F64(x as f64),
+            (Value::U64(x), ScalarTy::F32) => return Value::F32(x as f32),
+            (Value::U64(x), ScalarTy::F64) => return Value::F64(x as f64),
+            _ => {}
+        }
         match (self.as_f64(), ty) {
             (None, _) => Value::from_int(ty, self.as_int().unwrap_or(0)),
             (Some(f), ScalarTy::Bool) => Value::Bool(f != 0.0),
@@ -383,5 +396,24 @@ mod tests {
         assert_eq!(Value::F32(1.0).to_bits(), 0x3f80_0000);
         assert_eq!(Value::F16(1.0).to_bits(), 0x3c00);
         assert_eq!(Value::from_bits(ScalarTy::F16, 0x3c00), Value::F16(1.0));
+    }
+
+    proptest::proptest! {
+        /// The direct integer-to-float conversions round as the general
+        /// one through `i128` does.
+        #[test]
+        fn direct_int_to_float_conversions_round_as_the_general_one(x in proptest::num::i64::ANY) {
+            for v in [
+                Value::I32(x as i32),
+                Value::U32(x as u32),
+                Value::I64(x),
+                Value::U64(x as u64),
+            ] {
+                let wide = v.as_int().expect("an integer");
+                for ty in [ScalarTy::F32, ScalarTy::F64] {
+                    proptest::prop_assert_eq!(v.convert(ty), Value::from_int(ty, wide));
+                }
+            }
+        }
     }
 }
