@@ -1,8 +1,9 @@
 //! Throughput and peak memory of the schedule explorer's canonical run
 //! (issue 11's benchmark): a kernel with a 100-iteration arithmetic loop
 //! per thread, a shared array and a barrier, on grids from 1x32 to
-//! 256x256 threads, with race detection; and the seed-003 bug patterns on
-//! 2 blocks of one thread and on a 64x256 grid.
+//! 256x256 threads, with race detection; and the seed-003 bug patterns
+//! (as one thread per block acts in them: lane 0 of each block) on 2 and 3
+//! blocks of one thread and on a 64x256 grid.
 //!
 //! `cargo bench -p warpsafe-sched --bench canonical` runs every point in a
 //! fresh child process (peak memory does not carry over) and prints thread
@@ -55,6 +56,80 @@ __global__ void minUpdate(int *best, int *who, int *done) {
     }
 }"#;
 
+/// Seed 003's N-body tree insertion (lost atomicity, Fig. 3/4): a cell is
+/// read twice, and the second read, which may see the lock, is what the
+/// CAS expects, so a block can "take" a locked cell.
+const TREE_INSERT: &str = r#"
+#include <assert.h>
+#define LOCK -2
+__global__ void insertBody(int *child) {
+    if (threadIdx.x != 0) return;
+    int node = atomicAdd(&child[0], 0);
+    if (node != LOCK) {
+        node = atomicAdd(&child[0], 0);
+        if (node == atomicCAS(&child[0], node, LOCK)) {
+            assert(node != LOCK);
+            __threadfence();
+            atomicExch(&child[0], blockIdx.x + 1);
+        }
+    }
+}"#;
+
+/// A minimum built from one CAS instead of a CAS loop (seed 003's
+/// double-precision atomicMin): a CAS that fails is not retried. Block 0
+/// holds the minimum; a block that lowers the value between its read and
+/// its CAS makes block 0's CAS fail (one delay, at any grid size).
+const CAS_MIN: &str = r#"
+#include <assert.h>
+__global__ void casMin(int *best) {
+    if (threadIdx.x != 0) return;
+    int mine = 1000 + blockIdx.x;
+    int old = atomicAdd(best, 0);
+    if (mine < old) atomicCAS(best, old, mine);
+    assert(atomicAdd(best, 0) <= mine);
+}"#;
+
+/// An insertion that links its node with an exchange instead of a CAS on
+/// the value it read (seed 003's binary-tree insertion with a missing CAS,
+/// as a list): two blocks that read the same head lose one node.
+const PUSH_NO_CAS: &str = r#"
+#include <assert.h>
+__global__ void push(int *head, int *next, int *done) {
+    if (threadIdx.x != 0) return;
+    int me = blockIdx.x + 1;
+    next[me] = atomicAdd(head, 0);
+    __threadfence();
+    atomicExch(head, me);
+    __threadfence();
+    if (atomicAdd(done, 1) == gridDim.x - 1) {
+        __threadfence();
+        int n = 0;
+        for (int p = atomicAdd(head, 0); p != 0 && n <= gridDim.x; p = next[p]) n++;
+        assert(n == gridDim.x);
+    }
+}"#;
+
+/// Seed 003's TSP best-tour update: the score is tested before the lock is
+/// taken and not again under it, so a worse tour can overwrite a better.
+const BEST_TOUR: &str = r#"
+#include <assert.h>
+__global__ void bestTour(int *best, int *lock, int *done) {
+    if (threadIdx.x != 0) return;
+    int score = 10 + blockIdx.x;
+    if (score > atomicAdd(best, 0)) {
+        while (atomicCAS(lock, 0, 1) != 0) {}
+        __threadfence();
+        atomicExch(best, score);
+        __threadfence();
+        atomicExch(lock, 0);
+    }
+    __threadfence();
+    if (atomicAdd(done, 1) == gridDim.x - 1) {
+        __threadfence();
+        assert(atomicAdd(best, 0) == 10 + gridDim.x - 1);
+    }
+}"#;
+
 fn kernel(src: &str) -> Kernel {
     let mut sources = SourceMap::new();
     let main = sources.add(SourceFile::new("bench.cu", src.to_string(), false));
@@ -73,11 +148,17 @@ fn peak_kib() -> Option<u64> {
 fn one(which: &str, grid: u32, block: u32) {
     let (src, delays) = match which {
         "loop" => (LOOP, 0),
-        _ => (MIN_UPDATE, 2),
+        "min-update" => (MIN_UPDATE, 2),
+        "tree-insert" => (TREE_INSERT, 2),
+        "cas-min" => (CAS_MIN, 2),
+        "push-no-cas" => (PUSH_NO_CAS, 2),
+        "best-tour" => (BEST_TOUR, 2),
+        other => panic!("no benchmark kernel `{other}`"),
     };
     let k = kernel(src);
     let mut launch = Launch::new([grid, 1, 1], [block, 1, 1]);
-    if which != "loop" {
+    if matches!(which, "min-update" | "cas-min") {
+        // The minimum starts at INT_MAX.
         launch =
             launch.with_array_init(k.arrays[0].id, vec![warpsafe_interp::Value::I32(i32::MAX)]);
     }
@@ -140,11 +221,24 @@ fn main() {
         ("loop", 16, 256),
         ("loop", 64, 256),
         ("loop", 256, 256),
-        ("min-update", 2, 1),
-        ("min-update", 3, 1),
-        ("min-update", 64, 256),
     ];
-    for (which, grid, block) in points {
+    let patterns = [
+        "min-update",
+        "tree-insert",
+        "cas-min",
+        "push-no-cas",
+        "best-tour",
+    ];
+    let points: Vec<(&str, u32, u32)> = points
+        .iter()
+        .copied()
+        .chain(
+            patterns
+                .iter()
+                .flat_map(|p| [(*p, 2, 1), (*p, 3, 1), (*p, 64, 256)]),
+        )
+        .collect();
+    for (which, grid, block) in &points {
         let status = Command::new(&exe)
             .args(["--one", which, &grid.to_string(), &block.to_string()])
             .status()
