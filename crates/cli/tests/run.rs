@@ -305,4 +305,11 @@ fn explore_with_the_cd_explorer_reports_as_run_does() {
         assert_eq!(report(&e), report(&r));
         assert!(!stdout(&e).contains("SAFE"), "{}", stdout(&e));
     }
+    // What only the model checkers build is refused, not ignored.
+    for flags in [&["--repair"][..], &["--graph", "never.dot"][..]] {
+        let o = explore(&[&["tests/kernels/sched/tsp_best.cu"][..], flags].concat());
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--explorer dpor"), "{err}");
+    }
 }

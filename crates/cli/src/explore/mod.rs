@@ -228,6 +228,16 @@ pub(crate) fn seconds(text: &str) -> Result<f64, String> {
 
 pub fn run(args: ExploreArgs) -> Result<u8> {
     if args.explorer().coverage() == Coverage::Bounded {
+        // What only the model checkers do has no meaning for schedules.
+        if args.repair {
+            bail!(
+                "--repair needs an exhaustive explorer (--explorer dpor or reference), not `{}`",
+                args.explorer
+            );
+        }
+        if args.graph.is_some() {
+            bail!("--graph draws execution graphs, which `{}` does not build (its witnesses are schedules); use --explorer dpor", args.explorer);
+        }
         return crate::run::run(args.into_run_args());
     }
     let inputs = args.values.gather().map_err(|e| input_error(&args, e))?;
