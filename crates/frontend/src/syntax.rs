@@ -286,7 +286,13 @@ fn misparsed_templates(tree: &Tree, text: &str) -> Vec<(u32, u32)> {
                 let is_call = n.parent().is_some_and(|p| p.kind() == "call_expression");
                 let empty_call = is_call && t.is_empty();
                 let known = templates.contains(&t) || has_builtin_type_argument(n, text);
-                if name.kind() == "identifier" && !known && !empty_call {
+                // `cuda::aligned_size_t<16>(n)`: a namespace's member read
+                // as a template is one (a library's, as a rule); `(name)`
+                // inside the qualified name would not even parse.
+                let qualified = n
+                    .parent()
+                    .is_some_and(|p| p.kind() == "qualified_identifier");
+                if name.kind() == "identifier" && !known && !empty_call && !qualified {
                     fixes.push((name.start_byte() as u32, name.end_byte() as u32));
                     continue;
                 }
@@ -510,6 +516,17 @@ mod tests {
         p.set_language(&tree_sitter_cuda::LANGUAGE.into())
             .expect("invariant: the grammar loads");
         p
+    }
+
+    /// A namespace member called with template arguments stays a template
+    /// call: parenthesising the member alone (`cuda::(aligned_size_t) <
+    /// 16 > (4)`) would not parse, and the name is a library's template.
+    #[test]
+    fn a_qualified_template_call_is_left_as_one() {
+        let text = "__global__ void k(float *a) { auto s = cuda::aligned_size_t<alignof(float4)>(4); cuda::pipeline_consumer_wait_prior<0>(p); a[0] = s; }\n";
+        let syn = Syntax::parse(text.to_string(), LineMap::default()).expect("parses");
+        assert!(!syn.root().has_error(), "{}", syn.root().to_sexp());
+        assert!(syn.text.contains("cuda::aligned_size_t<alignof(float4)>(4)"));
     }
 
     /// A parse stops when its budget is spent, and the budget is shared by

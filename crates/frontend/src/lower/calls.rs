@@ -146,6 +146,15 @@ impl<'t> Lowerer<'_, 't> {
         if let Some(d) = self.invisible_function(f, &name) {
             return Err(d);
         }
+        let callee = self.syn.text(f).trim_start_matches("::");
+        if callee.starts_with("cuda::") && !callee.starts_with("cuda::std::") {
+            return Err(self.unsupported(
+                f,
+                &format!(
+                    "`cuda::{name}`: libcu++'s asynchronous copies, pipelines and barriers (`<cuda/pipeline>`, `<cuda/barrier>`) are not modelled yet, so the kernel is left out"
+                ),
+            ));
+        }
         Err(warpsafe_source::Diagnostic::error(
             "undeclared",
             format!("call to unknown function `{name}`"),
