@@ -526,7 +526,9 @@ mod tests {
         let text = "__global__ void k(float *a) { auto s = cuda::aligned_size_t<alignof(float4)>(4); cuda::pipeline_consumer_wait_prior<0>(p); a[0] = s; }\n";
         let syn = Syntax::parse(text.to_string(), LineMap::default()).expect("parses");
         assert!(!syn.root().has_error(), "{}", syn.root().to_sexp());
-        assert!(syn.text.contains("cuda::aligned_size_t<alignof(float4)>(4)"));
+        assert!(syn
+            .text
+            .contains("cuda::aligned_size_t<alignof(float4)>(4)"));
     }
 
     /// A parse stops when its budget is spent, and the budget is shared by

@@ -19,7 +19,8 @@
 //! - `sb`: SB-n, thread `t` writes `x[t]` then reads `x[t+1]`, relaxed
 //!   (`2^n` executions);
 //! - `sb-sc`: SB-n with `seq_cst` accesses (`2^n - 1` executions: not all
-//!   reads can miss).
+//!   reads can miss);
+//! - `lb-sc`: LB-n with `seq_cst` accesses.
 //!
 //! `... --bench lb -- --one FAMILY N` measures one point in this process.
 
@@ -45,6 +46,7 @@ fn program(family: &str, n: u32) -> Option<(String, Launch)> {
         "lb-scoped" => ("block", "relaxed", true, true),
         "sb" => ("device", "relaxed", false, false),
         "sb-sc" => ("device", "seq_cst", false, false),
+        "lb-sc" => ("device", "seq_cst", true, false),
         _ => return None,
     };
     let t = if blocks { "blockIdx.x" } else { "threadIdx.x" };
@@ -97,6 +99,8 @@ fn one(family: &str, n: u32) {
         max_executions: usize::MAX,
         max_states: usize::MAX,
         max_threads: 64,
+        // Every thread of these rings interacts.
+        max_active_threads: 64,
         ..Config::default()
     };
     let mut executions = 0u64;

@@ -291,9 +291,12 @@ impl<'k> Explorer<'k, '_> {
 
     /// Keeps `s` when its graph is consistent: `ok` says whether
     /// (Coherence) and (Atomicity) hold (see [`coherence`]); (SC) is
-    /// checked here when the graph has `seq_cst` events.
-    fn keep(&mut self, s: State<'k>, ok: bool, out: &mut Vec<State<'k>>) {
-        let ok = ok && (s.sc_events == 0 || sc::consistent(&s));
+    /// checked here when the graph has `seq_cst` events. `new`: the one
+    /// event a forward step added to a kept (so consistent) state, through
+    /// which any new `psc` cycle must pass ([`sc::consistent`]); `None`
+    /// for a revisit's state, checked whole.
+    fn keep(&mut self, s: State<'k>, ok: bool, new: Option<EventId>, out: &mut Vec<State<'k>>) {
+        let ok = ok && (s.sc_events == 0 || sc::consistent(&s, new));
         self.verify(&s, ok);
         if ok {
             out.push(s);
@@ -696,7 +699,7 @@ impl<'k> Explorer<'k, '_> {
                     if update {
                         self.revisits(&s, id, atomic, out)?;
                     }
-                    self.keep(s, atomic, out);
+                    self.keep(s, atomic, Some(id), out);
                 }
             }
             Pending::Write(e) => {
@@ -728,21 +731,22 @@ impl<'k> Explorer<'k, '_> {
                     let atomic = !coherence::splits_update(&sa, loc, pos);
                     let mut s = sa.clone();
                     s.co_mut(loc).insert(pos, id);
-                    self.keep(s, atomic, out);
+                    self.keep(s, atomic, Some(id), out);
                 }
                 if floor <= n {
                     let atomic = !coherence::splits_update(&sa, loc, n);
                     let mut s = sa;
                     s.co_mut(loc).insert(n, id);
-                    self.keep(s, atomic, out);
+                    self.keep(s, atomic, Some(id), out);
                 }
             }
             Pending::Fence(e) => {
                 let mut s = state;
+                let id = e.id;
                 let views = views::views(&s, &e, None, model);
                 self.push_node(&mut s, e, None, None, views, None, true);
                 if self.advance(&mut s, t)? {
-                    self.keep(s, true, out);
+                    self.keep(s, true, Some(id), out);
                 }
             }
             Pending::Barrier {
@@ -758,6 +762,7 @@ impl<'k> Explorer<'k, '_> {
                     .count() as u32;
                 let instance = BarrierInstance { group, generation };
                 e.barrier = Some(instance);
+                let id = e.id;
                 let views = views::views(&s, &e, None, model);
                 self.push_node(&mut s, e, None, None, views, None, true);
                 Rc::make_mut(&mut s.lanes[t]).status = Status::AtBarrier {
@@ -767,7 +772,7 @@ impl<'k> Explorer<'k, '_> {
                     site,
                 };
                 if self.release(&mut s, instance)? {
-                    self.keep(s, true, out);
+                    self.keep(s, true, Some(id), out);
                 }
             }
         }
@@ -961,7 +966,7 @@ impl<'k> Explorer<'k, '_> {
         if s.node(r).event.kind == Kind::Update {
             work.push((s.clone(), r, ok));
         }
-        self.keep(s, ok, out);
+        self.keep(s, ok, None, out);
         Ok(())
     }
 

@@ -150,7 +150,7 @@ impl<'t> Lowerer<'_, 't> {
         if callee.starts_with("cuda::") && !callee.starts_with("cuda::std::") {
             return Err(self.unsupported(
                 f,
-                &format!(
+                format!(
                     "`cuda::{name}`: libcu++'s asynchronous copies, pipelines and barriers (`<cuda/pipeline>`, `<cuda/barrier>`) are not modelled yet, so the kernel is left out"
                 ),
             ));
