@@ -29,7 +29,9 @@ pub enum Coverage {
     Bounded,
 }
 
-/// The bounds every explorer takes (each reads the ones it has).
+/// The bounds every explorer takes (each reads the ones it has). The
+/// defaults are the model checkers'; [`Limits::schedules`] gives the
+/// schedule explorer's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
     /// The most runs (executions or schedules) handed to the observer.
@@ -74,6 +76,18 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The schedule explorer's defaults: its step and thread limits are far
+    /// higher than the model checkers' ([`Limits::default`]), since it runs
+    /// launches at their real size.
+    pub fn schedules() -> Limits {
+        let run = warpsafe_sched::RunConfig::default();
+        Limits {
+            max_steps: run.max_steps,
+            max_threads: usize::try_from(run.max_threads).unwrap_or(usize::MAX),
+            ..Limits::default()
+        }
+    }
+
     /// The model checkers' configuration.
     pub fn model_checker(&self) -> Config {
         Config {

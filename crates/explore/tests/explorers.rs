@@ -33,8 +33,12 @@ fn explore_all(src: &str, grid: u32, block: u32) -> Vec<(&'static str, Verdict, 
         .iter()
         .map(|e| {
             let (mut kinds, mut complete) = (Vec::new(), 0);
+            let limits = match e.coverage() {
+                Coverage::Exhaustive => Limits::default(),
+                Coverage::Bounded => Limits::schedules(),
+            };
             let summary = e
-                .explore(&k, &launch, &Limits::default(), &mut |run: Run<'_>| {
+                .explore(&k, &launch, &limits, &mut |run: Run<'_>| {
                     complete += usize::from(run.is_complete());
                     for kind in run.error_kinds() {
                         if !kinds.contains(&kind) {

@@ -171,7 +171,7 @@ fn run_kernel<'k>(k: &'k Kernel, inputs: &Inputs, args: &RunArgs) -> KernelRun<'
         max_threads: usize::try_from(args.max_threads).unwrap_or(usize::MAX),
         delays: args.delays,
         deadline: run_config(args, start).deadline,
-        ..Limits::default()
+        ..Limits::schedules()
     };
     let mut r = KernelRun::new(k, &launch, args.delays);
     let keep_going = args.all || args.compare_final || args.outcomes;
@@ -267,10 +267,8 @@ pub fn error_kinds(
     let mut r = KernelRun::new(k, &launch, SearchConfig::default().delays);
     let limits = Limits {
         max_runs: CORPUS_MAX_SCHEDULES,
-        max_steps: RunConfig::default().max_steps,
-        max_threads: usize::try_from(RunConfig::default().max_threads).unwrap_or(usize::MAX),
         deadline: timeout.map(|t| Instant::now() + t),
-        ..Limits::default()
+        ..Limits::schedules()
     };
     let summary = DelayBounded
         .explore(k, &launch, &limits, &mut |run: ExplorerRun<'_>| {
