@@ -34,6 +34,12 @@ pub struct CorpusArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0,
           value_parser = crate::explore::seconds)]
     pub timeout: f64,
+    /// Stop each kernel's exploration by a model checker after this many
+    /// partial executions (`explore` engine; 0: no limit); the kernel's
+    /// result is then unknown unless an error was found. Unlike
+    /// `--timeout`, the same on every machine.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_states: usize,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Also print the first diagnostic of each failing kernel.
@@ -83,6 +89,10 @@ pub fn run(args: CorpusArgs) -> Result<u8> {
     let explorer = warpsafe_explore::by_name(&args.explorer)
         .expect("invariant: clap accepts registered explorer names only");
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
+    let budget = crate::explore::Budget {
+        timeout,
+        max_states: (args.max_states > 0).then_some(args.max_states),
+    };
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&args.dir)
         .into_iter()
         .filter_map(|e| e.ok())
@@ -96,7 +106,7 @@ pub fn run(args: CorpusArgs) -> Result<u8> {
     let rows: Vec<Row> = crate::ordered::run(
         files.len(),
         workers,
-        |i| run_one(&files[i], args.engine, explorer, timeout),
+        |i| run_one(&files[i], args.engine, explorer, budget),
         |_, _| {},
     )
     .into_iter()
@@ -123,7 +133,7 @@ fn run_one(
     path: &Path,
     engine: Engine,
     explorer: &dyn Explorer,
-    timeout: Option<Duration>,
+    budget: crate::explore::Budget,
 ) -> Option<Row> {
     let text = std::fs::read(path)
         .ok()
@@ -169,12 +179,12 @@ fn run_one(
                 }
                 if engine == Engine::Explore && !error {
                     verdict = Some(explore_verdict(&loaded.output.module, &flags, &|k, p| {
-                        crate::explore::error_kinds(explorer, k, p, timeout)
+                        crate::explore::error_kinds(explorer, k, p, budget)
                     }));
                 }
                 if engine == Engine::Run && !error {
                     verdict = Some(explore_verdict(&loaded.output.module, &flags, &|k, p| {
-                        crate::run::error_kinds(k, p, timeout)
+                        crate::run::error_kinds(k, p, budget.timeout)
                     }));
                 }
                 (error, first)

@@ -400,6 +400,16 @@ fn max_memory_mib(flag: Option<u64>) -> Option<u64> {
     }
 }
 
+/// What one kernel's exploration may cost in `warpsafe corpus`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget {
+    /// `--timeout`.
+    pub timeout: Option<Duration>,
+    /// `--max-states`: partial executions a model checker may explore (a
+    /// bound that, unlike time, gives the same answer on every machine).
+    pub max_states: Option<usize>,
+}
+
 /// The kinds of error `explorer` finds in `k` (as `//xfail:` reasons
 /// spell them: every execution for an exhaustive explorer, the schedules
 /// of `warpsafe corpus --engine run` for a bounded one), or why the
@@ -409,8 +419,9 @@ pub fn error_kinds(
     explorer: &dyn Explorer,
     k: &Kernel,
     params: &[(String, i128)],
-    timeout: Option<Duration>,
+    budget: Budget,
 ) -> Result<Vec<&'static str>, String> {
+    let timeout = budget.timeout;
     if explorer.coverage() == Coverage::Bounded {
         return crate::run::error_kinds(k, params, timeout);
     }
@@ -419,6 +430,7 @@ pub fn error_kinds(
         .map_err(|e| format!("{e:#}"))?;
     let limits = Limits {
         max_runs: usize::MAX,
+        max_states: budget.max_states.unwrap_or(usize::MAX),
         deadline: timeout.map(|t| std::time::Instant::now() + t),
         ..Limits::default()
     };
