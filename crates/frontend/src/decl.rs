@@ -97,6 +97,24 @@ pub fn quals(syn: &Syntax, node: Node) -> Quals {
     q
 }
 
+/// What a CUDA library type warpsafe does not model belongs to, for the
+/// message that leaves its kernel out: `fragment<wmma::matrix_a, ...>`,
+/// `pipeline<...>`, `barrier<...>`.
+fn library_type_gap(what: &str) -> Option<&'static str> {
+    let name = what.split('<').next().unwrap_or(what).trim();
+    let name = name.rsplit("::").next().unwrap_or(name);
+    match name {
+        "fragment" if what.contains("wmma::") => Some("warp matrix fragments (wmma, tensor cores)"),
+        "pipeline" | "pipeline_shared_state" => {
+            Some("libcu++'s pipelines and asynchronous copies (`<cuda/pipeline>`)")
+        }
+        "barrier" if what.contains("thread_scope") => {
+            Some("libcu++'s split arrive/wait barriers (`<cuda/barrier>`)")
+        }
+        _ => None,
+    }
+}
+
 /// Resolves type specifiers with the type table and template environment.
 pub struct TypeCx<'a> {
     pub syn: &'a Syntax,
@@ -113,7 +131,11 @@ type Res<T> = Result<T, Diagnostic>;
 
 impl TypeCx<'_> {
     fn unsupported(&self, n: Node, what: &str) -> Diagnostic {
-        Diagnostic::error("unsupported", format!("unsupported type: {what}")).at(self.syn.span(n))
+        let why = library_type_gap(what)
+            .map(|gap| format!(": {gap} are not modelled yet, so the kernel is left out"))
+            .unwrap_or_default();
+        Diagnostic::error("unsupported", format!("unsupported type: {what}{why}"))
+            .at(self.syn.span(n))
     }
 
     /// The type named by a `type` field node.
@@ -406,4 +428,25 @@ pub fn scope_name(text: &str) -> Option<Scope> {
         "thread_scope_system" => Scope::System,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::library_type_gap;
+
+    #[test]
+    fn library_types_left_out_say_which_library() {
+        assert!(
+            library_type_gap("fragment<wmma::accumulator, 16, 16, 16, float>")
+                .is_some_and(|g| g.contains("wmma"))
+        );
+        assert!(library_type_gap("pipeline<cuda::thread_scope_thread>")
+            .is_some_and(|g| g.contains("<cuda/pipeline>")));
+        assert!(library_type_gap("cuda::barrier<cuda::thread_scope_block>")
+            .is_some_and(|g| g.contains("<cuda/barrier>")));
+        // A user's own types of these names are not libcu++'s.
+        assert_eq!(library_type_gap("fragment<float>"), None);
+        assert_eq!(library_type_gap("barrier"), None);
+        assert_eq!(library_type_gap("SharedMemory<T>"), None);
+    }
 }
