@@ -122,7 +122,7 @@ fn counted_loops(kernel: &Kernel, live: &BTreeMap<LoopId, Vec<VarId>>) -> BTreeS
         let mut writes = 0;
         for block in [header, body, step] {
             warpsafe_ir::walk_block(block, &mut |s| {
-                writes += usize::from(written_var(&s.kind) == Some(v));
+                writes += usize::from(s.assigned_var() == Some(v));
             });
         }
         if writes == 1 {
@@ -161,21 +161,6 @@ fn step_counter(step: &Block) -> Option<(VarId, ScalarTy)> {
         _ => false,
     };
     (counts && ty.is_integer() && *ty != ScalarTy::Bool).then_some((*dst, *ty))
-}
-
-/// The variable a statement writes, if any.
-fn written_var(kind: &StmtKind) -> Option<VarId> {
-    match kind {
-        StmtKind::Assign { dst, .. } | StmtKind::Havoc { dst, .. } | StmtKind::Load { dst, .. } => {
-            Some(*dst)
-        }
-        StmtKind::Rmw { dst, .. } | StmtKind::Cas { dst, .. } => *dst,
-        StmtKind::Barrier {
-            reduce: Some((_, _, dst)),
-            ..
-        } => Some(*dst),
-        _ => None,
-    }
 }
 
 /// The analysis ran past its deadline.

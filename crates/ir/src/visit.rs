@@ -21,6 +21,22 @@ impl Kernel {
 }
 
 impl Stmt {
+    /// The variable this statement itself assigns, if any: an assignment's,
+    /// an unknown value's or a load's destination, an atomic's old value,
+    /// a reducing barrier's result.
+    pub fn assigned_var(&self) -> Option<crate::VarId> {
+        use crate::StmtKind as K;
+        match &self.kind {
+            K::Assign { dst, .. } | K::Havoc { dst, .. } | K::Load { dst, .. } => Some(*dst),
+            K::Rmw { dst, .. } | K::Cas { dst, .. } => *dst,
+            K::Barrier {
+                reduce: Some((_, _, dst)),
+                ..
+            } => Some(*dst),
+            _ => None,
+        }
+    }
+
     /// The expressions this statement evaluates itself (not those of the
     /// blocks it contains).
     pub fn exprs(&self) -> Vec<&crate::Expr> {

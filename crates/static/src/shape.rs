@@ -9,7 +9,7 @@
 use crate::sym::type_range;
 use std::collections::BTreeSet;
 use warpsafe_ir::{
-    BinOp, Block, Expr, Kernel, LoopCheck, LoopId, LoopKind, ScalarTy, Stmt, StmtKind, VarId,
+    BinOp, Block, Expr, Kernel, LoopCheck, LoopId, LoopKind, ScalarTy, StmtKind, VarId,
 };
 
 /// A recognised loop: `var test bound`, stepped by `var = var step_op amount`.
@@ -38,26 +38,12 @@ pub(crate) fn assigned_vars(blocks: &[&Block]) -> BTreeSet<VarId> {
     let mut out = BTreeSet::new();
     for b in blocks {
         warpsafe_ir::walk_block(b, &mut |s| {
-            if let Some(v) = assigned_var(s) {
+            if let Some(v) = s.assigned_var() {
                 out.insert(v);
             }
         });
     }
     out
-}
-
-fn assigned_var(s: &Stmt) -> Option<VarId> {
-    match &s.kind {
-        StmtKind::Assign { dst, .. } | StmtKind::Havoc { dst, .. } | StmtKind::Load { dst, .. } => {
-            Some(*dst)
-        }
-        StmtKind::Rmw { dst, .. } | StmtKind::Cas { dst, .. } => *dst,
-        StmtKind::Barrier {
-            reduce: Some((_, _, dst)),
-            ..
-        } => Some(*dst),
-        _ => None,
-    }
 }
 
 /// Whether `block` contains `continue` to loop `id`.
@@ -153,7 +139,7 @@ pub(crate) fn recognise<'a>(
     let mut sites = 0;
     for blk in [header, body, step] {
         warpsafe_ir::walk_block(blk, &mut |s| {
-            if assigned_var(s) == Some(var) {
+            if s.assigned_var() == Some(var) {
                 sites += 1;
             }
         });
@@ -161,11 +147,11 @@ pub(crate) fn recognise<'a>(
     if sites != 1 {
         return Err("its variable is assigned more than once per iteration".into());
     }
-    let update = if let Some(s) = step.iter().find(|s| assigned_var(s) == Some(var)) {
+    let update = if let Some(s) = step.iter().find(|s| s.assigned_var() == Some(var)) {
         s
     } else if step.is_empty() && !continues(body, id) {
         match body.last() {
-            Some(s) if assigned_var(s) == Some(var) => s,
+            Some(s) if s.assigned_var() == Some(var) => s,
             _ => return Err("its variable is not updated at the end of the body".into()),
         }
     } else {

@@ -305,19 +305,10 @@ impl<'a, 't> Lowerer<'a, 't> {
     /// constant; any other write, or any write inside a branch or loop,
     /// forgets the variable.
     fn track_constants(&mut self, stmt: &Stmt) {
-        let mut forget = |s: &Stmt| match &s.kind {
-            StmtKind::Assign { dst, .. }
-            | StmtKind::Havoc { dst, .. }
-            | StmtKind::Load { dst, .. }
-            | StmtKind::Rmw { dst: Some(dst), .. }
-            | StmtKind::Cas { dst: Some(dst), .. }
-            | StmtKind::Barrier {
-                reduce: Some((_, _, dst)),
-                ..
-            } => {
-                self.known.remove(dst);
+        let mut forget = |s: &Stmt| {
+            if let Some(dst) = s.assigned_var() {
+                self.known.remove(&dst);
             }
-            _ => {}
         };
         match &stmt.kind {
             StmtKind::Assign { dst, value } => match value.as_const_int() {
