@@ -442,14 +442,15 @@ impl<'k> Explorer<'k, '_> {
     }
 
     /// Thread `t`'s pending load, RMW or CAS as a plain read of its
-    /// location ([`Grid::pending`]), and the type it reads at.
-    fn read_target(&self, s: &State<'k>, t: usize) -> Result<(Event, ScalarTy), McError> {
+    /// location ([`Grid::pending`]), that location and the type it reads
+    /// at.
+    fn read_target(&self, s: &State<'k>, t: usize) -> Result<(Event, Loc, ScalarTy), McError> {
         let lane = &s.lanes[t];
         let Status::Ready(ev) = &lane.status else {
             return Err(McError::Internal("no pending read".into()));
         };
         match self.grid.pending(t, s.next_id(t), &lane.thread, ev)? {
-            Pending::Read { event, ty } => Ok((event, ty)),
+            Pending::Read { event, loc, ty } => Ok((event, loc, ty)),
             _ => Err(McError::Internal("the pending event is no read".into())),
         }
     }
@@ -621,8 +622,11 @@ impl<'k> Explorer<'k, '_> {
             .grid
             .pending(t, state.next_id(t), &state.lanes[t].thread, &ev)?;
         match pending {
-            Pending::Read { event: read, ty } => {
-                let l = read.loc.expect("invariant: a pending read has a location");
+            Pending::Read {
+                event: read,
+                loc: l,
+                ty,
+            } => {
                 let loc = self.intern(l, ty);
                 let n = state.co(loc).len();
                 let floor = self.read_floor(&state, &read, loc);
@@ -702,12 +706,11 @@ impl<'k> Explorer<'k, '_> {
                     self.keep(s, atomic, Some(id), out);
                 }
             }
-            Pending::Write(e) => {
-                let l = e.loc.expect("invariant: a pending write has a location");
-                let ty = e
-                    .written_value
-                    .expect("invariant: a pending write has its value")
-                    .ty();
+            Pending::Write {
+                event: e,
+                loc: l,
+                ty,
+            } => {
                 let loc = self.intern(l, ty);
                 let mut sa = state;
                 let id = e.id;
@@ -934,8 +937,7 @@ impl<'k> Explorer<'k, '_> {
         work: &mut Vec<(State<'k>, EventId, bool)>,
     ) -> Result<(), McError> {
         debug_assert_eq!(s.next_id(r.thread), r);
-        let (read, ty) = self.read_target(&s, r.thread)?;
-        let l = read.loc.expect("invariant: a pending read has a location");
+        let (read, l, ty) = self.read_target(&s, r.thread)?;
         let loc = self.intern(l, ty);
         let src = RfSource::Write(a);
         let (e, old) = match self.plan_read(&s, r.thread, &read, loc, ty, src)? {

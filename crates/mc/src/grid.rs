@@ -152,25 +152,37 @@ impl<'k> Grid<'k> {
         };
         Ok(match &ev.kind {
             EventKind::Load { loc, ty, .. } => {
-                e.loc = Some(self.loc(t, *loc));
-                Pending::Read { event: e, ty: *ty }
+                let loc = self.loc(t, *loc);
+                e.loc = Some(loc);
+                Pending::Read {
+                    event: e,
+                    loc,
+                    ty: *ty,
+                }
             }
             EventKind::Rmw { loc, operand, .. } => {
-                e.loc = Some(self.loc(t, *loc));
+                let loc = self.loc(t, *loc);
+                e.loc = Some(loc);
                 let ty = awaited.unwrap_or(operand.ty());
-                Pending::Read { event: e, ty }
+                Pending::Read { event: e, loc, ty }
             }
             EventKind::Cas { loc, expected, .. } => {
-                e.loc = Some(self.loc(t, *loc));
+                let loc = self.loc(t, *loc);
+                e.loc = Some(loc);
                 let ty = awaited.unwrap_or(expected.ty());
-                Pending::Read { event: e, ty }
+                Pending::Read { event: e, loc, ty }
             }
             EventKind::Store { loc, value, access } => {
+                let loc = self.loc(t, *loc);
                 (e.order, e.scope) = Order::from_access(*access);
                 e.kind = Kind::Write;
-                e.loc = Some(self.loc(t, *loc));
+                e.loc = Some(loc);
                 e.written_value = Some(*value);
-                Pending::Write(e)
+                Pending::Write {
+                    event: e,
+                    loc,
+                    ty: value.ty(),
+                }
             }
             EventKind::Fence { order, scope } => {
                 e.kind = Kind::Fence;
@@ -373,15 +385,21 @@ pub fn initial_value(kernel: &Kernel, launch: &Launch, loc: Loc, ty: ScalarTy) -
 /// A thread's next interpreter event as a graph event ([`Grid::pending`]),
 /// before an explorer places it.
 pub(crate) enum Pending {
-    /// A load, RMW or CAS of `event.loc`, read at `ty`: `event` is a plain
-    /// read until [`complete_read`] completes it from the value its chosen
-    /// source gives.
+    /// A load, RMW or CAS of `loc` (also `event.loc`), read at `ty`:
+    /// `event` is a plain read until [`complete_read`] completes it from
+    /// the value its chosen source gives.
     Read {
         event: Event,
+        loc: Loc,
         ty: ScalarTy,
     },
-    /// A write, complete (location, order, scope, value).
-    Write(Event),
+    /// A write of a value of type `ty` to `loc`, complete (location, order,
+    /// scope, value).
+    Write {
+        event: Event,
+        loc: Loc,
+        ty: ScalarTy,
+    },
     Fence(Event),
     /// An arrival at a barrier of `group`: the explorer numbers the
     /// instance (`event.barrier`), which depends on the arrivals so far.

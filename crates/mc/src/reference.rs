@@ -422,8 +422,11 @@ impl<'k> Explorer<'k, '_> {
         let id = state.graph.next_id(t);
         let mut out = Vec::new();
         match self.grid.pending(t, id, &state.threads[t], ev)? {
-            Pending::Read { event: read, ty } => {
-                let loc = read.loc.expect("invariant: a pending read has a location");
+            Pending::Read {
+                event: read,
+                loc,
+                ty,
+            } => {
                 let mut s0 = state.clone();
                 let init = self.grid.init_value(loc, ty);
                 s0.graph.init.entry(loc).or_insert(init);
@@ -453,12 +456,7 @@ impl<'k> Explorer<'k, '_> {
                     self.push_advanced(s, t, &mut out)?;
                 }
             }
-            Pending::Write(e) => {
-                let loc = e.loc.expect("invariant: a pending write has a location");
-                let ty = e
-                    .written_value
-                    .expect("invariant: a pending write has its value")
-                    .ty();
+            Pending::Write { event: e, loc, ty } => {
                 let mut s0 = state.clone();
                 let init = self.grid.init_value(loc, ty);
                 s0.graph.init.entry(loc).or_insert(init);

@@ -187,13 +187,8 @@ impl<'k> Replayer<'k, '_> {
         };
         let id = self.graph.next_id(t);
         match self.grid.pending(t, id, &self.threads[t], &ev)? {
-            Pending::Read { event, ty } => return self.read(t, &ev, event, ty),
-            Pending::Write(e) => {
-                let loc = e.loc.expect("invariant: a pending write has a location");
-                let ty = e
-                    .written_value
-                    .expect("invariant: a pending write has its value")
-                    .ty();
+            Pending::Read { event, loc, ty } => return self.read(t, &ev, event, loc, ty),
+            Pending::Write { event: e, loc, ty } => {
                 let init = self.grid.init_value(loc, ty);
                 self.graph.init.entry(loc).or_insert(init);
                 self.graph.push(e);
@@ -228,16 +223,16 @@ impl<'k> Replayer<'k, '_> {
         Ok(true)
     }
 
-    /// Performs a load, RMW or CAS (`e`, reading `e.loc` at `ty`) from the
+    /// Performs a load, RMW or CAS (`e`, reading `loc` at `ty`) from the
     /// token's next source for `t`, when that source was already replayed.
     fn read(
         &mut self,
         t: usize,
         ev: &warpsafe_interp::Event,
         mut e: Event,
+        loc: Loc,
         ty: ScalarTy,
     ) -> Result<bool, ReplayError> {
-        let loc = e.loc.expect("invariant: a pending read has a location");
         let Some(src) = self.token.reads[t].get(self.next_read[t]).copied() else {
             // No recorded source: only an RMW whose operation faults (on
             // any value, see `crate::dpor`) performs no read.
