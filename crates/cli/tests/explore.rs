@@ -710,3 +710,64 @@ fn long_witnesses_are_shortened_unless_full() {
     assert!(!full.stdout.contains("shortened"));
     assert!(!full.stdout.contains("... and"));
 }
+
+/// Objects of class templates run as C++ runs them: the explicit
+/// specialisation `Scale<int>` (adds 1) replaces the primary template
+/// (doubles) for the `int` instance only, so four zeros sum to 4 in `int`
+/// and to 0 in `float`; the method defined outside the class writes it.
+#[test]
+fn class_template_instances_run_their_own_bodies() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
+    let file = dir.join("class_template_objects.cu");
+    for (kernel, sum) in [
+        ("columns<int>", "data[0]=4 data[1]=4"),
+        ("columns<float>", "data[0]=0.0 data[1]=0.0"),
+    ] {
+        let out = explore(
+            &file,
+            &[
+                "--kernel",
+                kernel,
+                "--grid-dim",
+                "1",
+                "--block-dim",
+                "2",
+                "--array",
+                "data=512",
+                "--array",
+                "out=2",
+                "--outcomes",
+            ],
+        );
+        assert!(
+            out.stdout.contains(&format!("kernel {kernel}: SAFE")),
+            "{}{}",
+            out.stdout,
+            out.stderr
+        );
+        assert!(out.stdout.contains(sum), "{}", out.stdout);
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+    }
+    let out = explore(
+        &dir.join("class_template_objects_racy.cu"),
+        &[
+            "--kernel",
+            "columns<int>",
+            "--grid-dim",
+            "1",
+            "--block-dim",
+            "2",
+            "--array",
+            "data=8",
+            "--array",
+            "out=2",
+        ],
+    );
+    assert!(
+        out.stdout.contains("kernel columns<int>: ERRORS FOUND"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert!(out.stdout.contains("data race"), "{}", out.stdout);
+}

@@ -249,7 +249,7 @@ impl TypeCx<'_> {
                     .at(self.syn.span(n)),
             );
         }
-        if self.types.structs.contains_key(name) {
+        if self.types.is_struct(name) {
             return Ok(CType::Struct(name.to_string()));
         }
         if let Some(t) = named_scalar(name) {
@@ -297,7 +297,6 @@ impl TypeCx<'_> {
                     // default to system scope.
                     None => Scope::System,
                 };
-                let _ = std;
                 Ok(if name == "atomic" {
                     CType::Atomic(elem, scope)
                 } else {
@@ -311,6 +310,7 @@ impl TypeCx<'_> {
                     .ok_or_else(|| self.unsupported(n, "tile size is not a constant"))?;
                 Ok(CType::Group(GroupKind::Tile(size.clamp(1, 1024) as u32)))
             }
+            _ if !std && self.is_class_template(name) => self.class_instance(n, name, &args),
             _ => Err(self.unsupported(n, self.syn.text(n))),
         }
     }

@@ -40,6 +40,13 @@ pub struct FnItem<'t> {
     /// For an explicit specialisation (`template <> int f<2>(int)`), its
     /// template argument list.
     pub spec: Option<Node<'t>>,
+    /// For a method of a class template instance, the template parameters'
+    /// values in the class (see `lower::class_members`).
+    pub class_env: Option<TemplateEnv>,
+    /// For a member of a class template defined outside the class
+    /// (`template <class T> T C<T>::get()`), the class as written there
+    /// (`C<T>`); `owner` is the template's name.
+    pub of_template: Option<Node<'t>>,
 }
 
 impl FnItem<'_> {
@@ -121,7 +128,9 @@ pub struct Items<'t> {
     pub ambiguous: std::collections::HashSet<String>,
     /// Constructors, destructors and default member initialisers by class.
     pub classes: HashMap<String, ClassInfo<'t>>,
-    /// Class (template) bodies that declare member types, in file order.
+    /// Class template bodies (primary templates and explicit
+    /// specialisations) and class bodies that declare member types, in file
+    /// order.
     pub class_types: Vec<ClassTypes<'t>>,
     pub diagnostics: Vec<Diagnostic>,
     /// The namespaces being walked during collection.
@@ -317,25 +326,27 @@ impl<'t> Items<'t> {
         }
     }
 
-    /// Records a class body that declares member types (`typedef float4
-    /// Type;`), with its template parameters or specialisation arguments.
+    /// Records a class template's body, or a class body that declares
+    /// member types (`typedef float4 Type;`), with its template parameters
+    /// or specialisation arguments.
     fn member_types(&mut self, syn: &'t Syntax, n: Node<'t>, template: &[TemplateParam<'t>]) {
         let (Some(name), Some(body)) =
             (n.child_by_field_name("name"), n.child_by_field_name("body"))
         else {
             return;
         };
-        if !named_children(body)
-            .iter()
-            .any(|m| matches!(m.kind(), "type_definition" | "alias_declaration"))
-        {
-            return;
-        }
         let (Some(class), spec) = class_and_arguments(name) else {
             return;
         };
+        let member_types = named_children(body)
+            .iter()
+            .any(|m| matches!(m.kind(), "type_definition" | "alias_declaration"));
+        if !member_types && template.is_empty() && spec.is_none() {
+            return;
+        }
         self.class_types.push(ClassTypes {
             name: syn.text(class).to_string(),
+            ns: self.ns.clone(),
             params: template.to_vec(),
             spec,
             body,
@@ -398,6 +409,8 @@ impl<'t> Items<'t> {
             owner: None,
             ns: self.ns.clone(),
             spec,
+            class_env: None,
+            of_template: None,
         });
     }
 
@@ -435,6 +448,26 @@ impl<'t> Items<'t> {
                         declarator_core(decl).filter(|c| c.kind() == "qualified_identifier")
                     {
                         let q = quals(syn, n);
+                        if let Some((class, member)) = template_member(syn, core) {
+                            if q.device {
+                                self.fns.push(FnItem {
+                                    name: member,
+                                    def: n,
+                                    quals: q,
+                                    template: template.to_vec(),
+                                    broken: n.has_error(),
+                                    owner: Some(syn.text(class).to_string()),
+                                    ns,
+                                    spec: None,
+                                    class_env: None,
+                                    of_template: Some(
+                                        core.child_by_field_name("scope")
+                                            .expect("invariant: template_member found the scope"),
+                                    ),
+                                });
+                                return;
+                            }
+                        }
                         if !(q.device || q.global) {
                             self.fns.push(FnItem {
                                 name: syn.text(core).split_whitespace().collect(),
@@ -445,6 +478,8 @@ impl<'t> Items<'t> {
                                 owner: None,
                                 ns,
                                 spec: None,
+                                class_env: None,
+                                of_template: None,
                             });
                         }
                     }
@@ -485,6 +520,8 @@ impl<'t> Items<'t> {
             owner,
             ns,
             spec: specialisation_args(decl),
+            class_env: None,
+            of_template: None,
         });
     }
 
@@ -659,6 +696,8 @@ impl<'t> Items<'t> {
                         owner: Some(name.clone()),
                         ns: self.ns.clone(),
                         spec: None,
+                        class_env: None,
+                        of_template: None,
                     });
                 }
                 continue;
@@ -971,6 +1010,24 @@ fn qualified_function_name(syn: &Syntax, d: Node) -> Option<(Vec<String>, String
     Some((parts, name))
 }
 
+/// The class template and member a qualified declarator names
+/// (`C<T>::get`, `C<T>::C`): plain members and constructors only.
+fn template_member<'t>(syn: &Syntax, core: Node<'t>) -> Option<(Node<'t>, String)> {
+    let scope = core
+        .child_by_field_name("scope")
+        .filter(|s| s.kind() == "template_type")?;
+    let name = core.child_by_field_name("name").filter(|n| {
+        matches!(
+            n.kind(),
+            "identifier" | "field_identifier" | "type_identifier"
+        )
+    })?;
+    Some((
+        scope.child_by_field_name("name")?,
+        syn.text(name).to_string(),
+    ))
+}
+
 /// The name under which a class template's conversion to a pointer is
 /// recorded among the functions (`::` keeps it apart from every function
 /// name a file can declare).
@@ -986,14 +1043,14 @@ fn specialisation_args(d: Node) -> Option<Node> {
         .child_by_field_name("arguments")
 }
 
-enum Special {
+pub(crate) enum Special {
     Ctor(String),
     Dtor,
 }
 
 /// Whether a member declarator declares a constructor (named after its
 /// class) or a destructor.
-fn special_member(syn: &Syntax, mut d: Node) -> Option<Special> {
+pub(crate) fn special_member(syn: &Syntax, mut d: Node) -> Option<Special> {
     loop {
         match d.kind() {
             "function_declarator" => {

@@ -7,6 +7,7 @@
 //! with parts silently missing. No I/O: files come through a
 //! [`SourceLoader`].
 
+mod class_instance;
 mod consteval;
 mod decl;
 mod host_writes;
@@ -617,7 +618,7 @@ fn parse_type_arg(items: &Items, text: &str) -> Option<types::CType> {
     if let Some(ty) = items.types.typedefs.get(t) {
         return Some(ty.clone());
     }
-    if items.types.structs.contains_key(t) {
+    if items.types.is_struct(t) {
         return Some(types::CType::Struct(t.to_string()));
     }
     None

@@ -27,6 +27,8 @@ pub const MAX_DEPTH: u32 = 32;
 #[derive(Clone, Debug)]
 pub struct ClassTypes<'t> {
     pub name: String,
+    /// The namespace it is declared in.
+    pub ns: Vec<String>,
     /// The template parameters (empty for a class or a full specialisation).
     pub params: Vec<TemplateParam<'t>>,
     /// An explicit specialisation's argument list (`<float>`).
@@ -35,9 +37,17 @@ pub struct ClassTypes<'t> {
     pub body: Node<'t>,
 }
 
+/// What `class<args>` means: a body of `TypeCx::classes`, the parameters'
+/// values in it, and the arguments with defaults filled in.
+pub(crate) struct Selected {
+    pub body: usize,
+    pub env: TemplateEnv,
+    pub args: Vec<TemplateArg>,
+}
+
 /// A template argument as written, resolved.
 #[derive(Clone, Debug, PartialEq)]
-enum Arg {
+pub enum TemplateArg {
     Type(CType),
     Value(i128),
 }
@@ -69,9 +79,7 @@ impl TypeCx<'_> {
                 self.syn.text(scope)
             )));
         }
-        let candidates: Vec<&ClassTypes> =
-            self.classes.iter().filter(|c| c.name == class).collect();
-        if candidates.is_empty() {
+        if !self.classes.iter().any(|c| c.name == class) {
             return Err(fail(format!(
                 "unknown type `{}::{member}`: `{class}` is not a class of this file",
                 self.syn.text(scope)
@@ -80,83 +88,137 @@ impl TypeCx<'_> {
         let args = arg_nodes
             .iter()
             .map(|a| self.arg(*a))
-            .collect::<Res<Vec<Arg>>>()?;
+            .collect::<Res<Vec<TemplateArg>>>()?;
+        let what = format!("{}::{member}", self.syn.text(scope));
+        let chosen = self.select_class(class, &args, &what, name)?;
+        self.in_class(&self.classes[chosen.body], chosen.env, member, name)
+    }
+
+    /// The body of class (template) `class` that `class<args>` means: the
+    /// explicit specialisation for exactly these arguments, else the
+    /// primary template with its parameters bound to them (defaults filled
+    /// in). `what` names the use in messages.
+    pub(crate) fn select_class(
+        &self,
+        class: &str,
+        args: &[TemplateArg],
+        what: &str,
+        at: Node,
+    ) -> Res<Selected> {
+        let fail = |msg: String| Diagnostic::error("unknown-type", msg).at(self.syn.span(at));
+        let candidates: Vec<(usize, &ClassTypes)> = self
+            .classes
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.name == class)
+            .collect();
         // A full specialisation for exactly these arguments wins.
-        for c in candidates.iter().filter(|c| c.params.is_empty()) {
+        for (i, c) in candidates.iter().filter(|(_, c)| c.params.is_empty()) {
             let Some(spec) = c.spec else { continue };
             let own = named_children(spec)
                 .iter()
                 .map(|a| self.arg(*a))
-                .collect::<Res<Vec<Arg>>>()?;
+                .collect::<Res<Vec<TemplateArg>>>()?;
             if own == args {
-                return self.in_class(c, TemplateEnv::default(), member, name);
+                return Ok(Selected {
+                    body: *i,
+                    env: TemplateEnv::default(),
+                    args: own,
+                });
             }
         }
         if candidates
             .iter()
-            .any(|c| c.spec.is_some() && !c.params.is_empty())
+            .any(|(_, c)| c.spec.is_some() && !c.params.is_empty())
         {
             return Err(Diagnostic::error(
                 "unsupported",
                 format!(
-                    "`{}::{member}`: `{class}` has partial specialisations, which warpsafe does not match",
-                    self.syn.text(scope)
+                    "`{what}`: `{class}` has partial specialisations, which warpsafe does not match"
                 ),
             )
-            .at(self.syn.span(name)));
+            .at(self.syn.span(at)));
         }
-        let Some(primary) = candidates.iter().find(|c| c.spec.is_none()) else {
+        let Some((index, primary)) = candidates.iter().find(|(_, c)| c.spec.is_none()) else {
             return Err(fail(format!(
-                "unknown type `{}::{member}`: no specialisation of `{class}` for these arguments",
-                self.syn.text(scope)
+                "unknown type `{what}`: no specialisation of `{class}` for these arguments"
             )));
         };
+        if args.len() > primary.params.len() {
+            return Err(fail(format!(
+                "`{what}`: `{class}` takes {} template argument(s)",
+                primary.params.len()
+            )));
+        }
         let mut env = TemplateEnv::default();
+        let mut all = Vec::new();
         for (i, p) in primary.params.iter().enumerate() {
             let arg = match (args.get(i), p.default) {
                 (Some(a), _) => a.clone(),
-                (None, Some(d)) => self.arg(d)?,
+                (None, Some(d)) => {
+                    // A default may name earlier parameters.
+                    let consts = WithValues {
+                        values: &env,
+                        outer: self.consts,
+                    };
+                    let inner = TypeCx {
+                        tenv: &env,
+                        consts: &consts,
+                        ..*self
+                    };
+                    inner.arg(d)?
+                }
                 (None, None) => {
-                    return Err(fail(format!(
-                        "`{}::{member}` without a value for `{}`",
-                        self.syn.text(scope),
-                        p.name
-                    )))
+                    return Err(fail(format!("`{what}` without a value for `{}`", p.name)))
                 }
             };
-            match arg {
-                Arg::Type(t) if p.is_type => {
-                    env.types.insert(p.name.clone(), t);
+            match &arg {
+                TemplateArg::Type(t) if p.is_type => {
+                    env.types.insert(p.name.clone(), t.clone());
                 }
-                Arg::Value(v) if !p.is_type => {
-                    env.values.insert(p.name.clone(), v);
+                TemplateArg::Value(v) if !p.is_type => {
+                    env.values.insert(p.name.clone(), *v);
                 }
                 _ => {
                     return Err(fail(format!(
-                        "`{}::{member}`: the argument for `{}` is not a {}",
-                        self.syn.text(scope),
+                        "`{what}`: the argument for `{}` is not a {}",
                         p.name,
                         if p.is_type { "type" } else { "value" }
                     )))
                 }
             }
+            all.push(arg);
         }
-        self.in_class(primary, env, member, name)
+        Ok(Selected {
+            body: *index,
+            env,
+            args: all,
+        })
     }
 
     /// A template argument: a type, or a constant.
-    fn arg(&self, a: Node) -> Res<Arg> {
-        if a.kind() == "type_descriptor" {
-            return self.type_descriptor(a).map(Arg::Type);
-        }
+    pub(crate) fn arg(&self, a: Node) -> Res<TemplateArg> {
         let consts = WithValues {
             values: self.tenv,
             outer: self.consts,
         };
-        if let Some(v) = crate::consteval::eval(self.syn, a, &consts) {
-            return Ok(Arg::Value(v));
+        if a.kind() == "type_descriptor" {
+            // A bare name is read as a type; it may be a constant
+            // (`C<float, DEPTH>`).
+            let named = a
+                .child_by_field_name("type")
+                .filter(|t| t.kind() == "type_identifier" && a.named_child_count() == 1);
+            return match (self.type_descriptor(a), named) {
+                (Err(e), Some(t)) => crate::consteval::eval(self.syn, t, &consts)
+                    .map(TemplateArg::Value)
+                    .ok_or(e),
+                (r, _) => r.map(TemplateArg::Type),
+            };
         }
-        self.type_descriptor(a).map(Arg::Type)
+        if let Some(v) = crate::consteval::eval(self.syn, a, &consts) {
+            return Ok(TemplateArg::Value(v));
+        }
+        self.type_descriptor(a).map(TemplateArg::Type)
     }
 
     /// Member type `member` of class `c` with its parameters bound by `env`.
@@ -214,9 +276,9 @@ impl TypeCx<'_> {
 
 /// The constants of a class's body: its value parameters, then the
 /// enclosing scope's constants.
-struct WithValues<'a> {
-    values: &'a TemplateEnv,
-    outer: &'a dyn ConstEnv,
+pub(crate) struct WithValues<'a> {
+    pub values: &'a TemplateEnv,
+    pub outer: &'a dyn ConstEnv,
 }
 
 impl ConstEnv for WithValues<'_> {

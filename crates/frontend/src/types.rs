@@ -4,6 +4,9 @@
 //! `ty` occupies in memory; pointers, groups and atomic references have no
 //! slots (they cannot be stored in memory in the supported subset).
 
+use crate::decl::TemplateEnv;
+use crate::member_types::TemplateArg;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use warpsafe_ir::{ScalarTy, Scope};
 
@@ -64,6 +67,26 @@ pub struct TypeTable {
     pub rejected: HashMap<String, String>,
     /// The members of each union (whose `structs` entry is its storage).
     pub unions: HashMap<String, Vec<UnionMember>>,
+    /// Instances of the file's class templates (`Acc<float>`), made when a
+    /// type names one (see `class_instance`): a cache, so interior-mutable.
+    pub instances: RefCell<HashMap<String, ClassInstance>>,
+}
+
+/// An instance of a class template of the file: the template's body with
+/// its parameters bound.
+#[derive(Clone, Debug)]
+pub struct ClassInstance {
+    pub def: StructDef,
+    /// The template's name (`Acc` for `Acc<float>`).
+    pub class: String,
+    /// The index in `Items::class_types` of the body it was made from (the
+    /// primary template or an explicit specialisation).
+    pub body: usize,
+    /// The template parameters' values in the body (with the class's own
+    /// name bound to the instance, as C++'s injected class name).
+    pub env: TemplateEnv,
+    /// The template arguments, defaults filled in.
+    pub args: Vec<TemplateArg>,
 }
 
 impl CType {
@@ -119,6 +142,25 @@ pub fn c_name(t: ScalarTy) -> &'static str {
 }
 
 impl TypeTable {
+    /// Runs `f` on the definition of struct `name` (a class of the file or
+    /// an instance of a class template), if there is one.
+    pub fn with_struct<R>(&self, name: &str, f: impl FnOnce(&StructDef) -> R) -> Option<R> {
+        if let Some(d) = self.structs.get(name) {
+            return Some(f(d));
+        }
+        self.instances.borrow().get(name).map(|i| f(&i.def))
+    }
+
+    /// Whether `name` is a struct or class (instances included).
+    pub fn is_struct(&self, name: &str) -> bool {
+        self.structs.contains_key(name) || self.instances.borrow().contains_key(name)
+    }
+
+    /// The class template instance named `name`, if it is one.
+    pub fn instance(&self, name: &str) -> Option<ClassInstance> {
+        self.instances.borrow().get(name).cloned()
+    }
+
     /// Scalar slots of an object of type `ty`, or `None` when it cannot live
     /// in memory (pointers, groups, unknown structs, unsized arrays).
     pub fn slots(&self, ty: &CType) -> Option<Vec<ScalarTy>> {
@@ -133,14 +175,13 @@ impl TypeTable {
             CType::Scalar(t) | CType::Atomic(t, _) => Some(vec![*t]),
             CType::FnPtr => Some(vec![ScalarTy::U32]),
             CType::Vector(t, n, _) => Some(vec![*t; *n as usize]),
-            CType::Struct(name) => {
-                let def = self.structs.get(name)?;
+            CType::Struct(name) => self.with_struct(name, |def| {
                 let mut out = Vec::new();
                 for (_, f) in &def.fields {
                     out.extend(self.slots_depth(f, depth + 1)?);
                 }
                 Some(out)
-            }
+            })?,
             CType::Array(t, Some(n)) => {
                 let inner = self.slots_depth(t, depth + 1)?;
                 let n = usize::try_from(*n).ok()?;
@@ -196,8 +237,7 @@ impl TypeTable {
                     .padded(),
                 )
             }
-            CType::Struct(name) => {
-                let def = self.structs.get(name)?;
+            CType::Struct(name) => self.with_struct(name, |def| {
                 let mut out = Layout {
                     size: 0,
                     align: def.min_align.max(1),
@@ -211,7 +251,7 @@ impl TypeTable {
                     out.align = out.align.max(l.align);
                 }
                 Some(out.padded())
-            }
+            })?,
             CType::Array(t, Some(n)) => {
                 let l = self.layout_depth(t, depth + 1)?;
                 if (l.slots.len() as u64).checked_mul(*n)? > 1 << 24 {
@@ -243,7 +283,7 @@ impl TypeTable {
                 .take(*n as usize)
                 .map(|f| (f.to_string(), CType::Scalar(*t)))
                 .collect(),
-            CType::Struct(name) => self.structs.get(name)?.fields.clone(),
+            CType::Struct(name) => self.with_struct(name, |d| d.fields.clone())?,
             _ => return None,
         };
         let mut off = 0;

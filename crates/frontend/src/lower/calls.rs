@@ -9,6 +9,7 @@ use super::value::{Place, Value};
 use super::{Binding, LoopCtx, Lowerer, ReturnCtx, R};
 use crate::decl::TemplateEnv;
 use crate::items::FnItem;
+use crate::member_types::TemplateArg;
 use crate::syntax::named_children;
 use crate::types::CType;
 use tree_sitter::Node;
@@ -71,7 +72,7 @@ impl<'t> Lowerer<'_, 't> {
         // Inside a method, the class's members hide functions of the
         // enclosing namespaces (the implicit `this->`).
         if let Some((class, this)) = self.this_stack.last().cloned().flatten() {
-            let members: Vec<FnItem<'t>> = self.items.defined_methods(&class, &name);
+            let members: Vec<FnItem<'t>> = self.class_methods(&class, &name);
             if f.kind() == "identifier" && !members.is_empty() {
                 let chosen = self
                     .resolve_overload(&members, targs, &args, n)?
@@ -138,6 +139,9 @@ impl<'t> Lowerer<'_, 't> {
             }
         }
         if let Some(v) = self.functional_cast(f, &args, n)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.temporary_object(f, n)? {
             return Ok(v);
         }
         if let Some((_, proto)) = self.items.prototypes.iter().find(|(p, _)| *p == name) {
@@ -739,8 +743,14 @@ impl<'t> Lowerer<'_, 't> {
                     ty = CType::Pointer(Box::new(ty))
                 }
                 "abstract_function_declarator" => break,
+                // A `const` reference is read where the call is (a
+                // reference variable or `&` cannot bind to a call's result,
+                // those are errors), so its value is the result.
+                "reference_declarator" if crate::decl::quals(self.syn, f.def).const_ => {}
                 "reference_declarator" => {
-                    return Err(self.unsupported(node, "functions returning references"));
+                    return Err(
+                        self.unsupported(node, "functions returning non-`const` references")
+                    );
                 }
                 "function_declarator" => break,
                 _ => {}
@@ -762,7 +772,7 @@ impl<'t> Lowerer<'_, 't> {
         values: &[Option<Value>],
         n: Node,
     ) -> R<TemplateEnv> {
-        let mut env = TemplateEnv::default();
+        let mut env = f.class_env.clone().unwrap_or_default();
         if f.template.is_empty() {
             return Ok(env);
         }
@@ -779,6 +789,21 @@ impl<'t> Lowerer<'_, 't> {
                     env.values.insert(tp.name.clone(), v);
                 }
                 continue;
+            }
+            // `C<T, N> x` given an object of an instance of `C`.
+            let from_instance = params.iter().zip(values).find_map(|(p, v)| {
+                self.deduce_from_instance(p.child_by_field_name("type")?, tp, v)
+            });
+            match from_instance {
+                Some(TemplateArg::Type(t)) => {
+                    env.types.insert(tp.name.clone(), t);
+                    continue;
+                }
+                Some(TemplateArg::Value(v)) => {
+                    env.values.insert(tp.name.clone(), v);
+                    continue;
+                }
+                None => {}
             }
             if tp.is_type {
                 for (p, v) in params.iter().zip(values) {

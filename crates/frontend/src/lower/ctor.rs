@@ -18,7 +18,7 @@ use warpsafe_source::Diagnostic;
 impl<'t> Lowerer<'_, 't> {
     /// Whether objects of class `c` need more than aggregate initialisation.
     pub fn has_initialisation(&self, c: &str) -> bool {
-        let Some(info) = self.items.classes.get(c) else {
+        let Some(info) = self.class_info(c) else {
             return false;
         };
         if info.has_ctor || info.dtor.is_some() || !info.field_inits.is_empty() {
@@ -32,6 +32,43 @@ impl<'t> Lowerer<'_, 't> {
             .any(|(_, t, _)| matches!(t, CType::Struct(inner) if self.has_initialisation(inner)))
     }
 
+    /// Whether default-initialising an object of class `c` does nothing: its
+    /// default constructor has an empty body and no member initialisers,
+    /// and no field has a default member initialiser or an initialisation
+    /// of its own (`interval_gpu() {}`, so an array of them is left as is).
+    fn default_init_is_empty(&self, c: &str) -> bool {
+        let Some(info) = self.class_info(c) else {
+            return false;
+        };
+        if info.dtor.is_some() || !info.field_inits.is_empty() {
+            return false;
+        }
+        let ctors = self.class_methods(c, c);
+        let Some(ctor) = ctors.iter().find(|f| self.arity(f).0 == 0) else {
+            return false;
+        };
+        let empty_body = ctor
+            .def
+            .child_by_field_name("body")
+            .is_some_and(|b| named_children(b).is_empty());
+        let no_inits = !named_children(ctor.def)
+            .iter()
+            .any(|ch| ch.kind() == "field_initializer_list");
+        let fields = self
+            .items
+            .types
+            .fields(&CType::Struct(c.to_string()))
+            .unwrap_or_default();
+        empty_body
+            && no_inits
+            && fields.iter().all(|(_, t, _)| match t {
+                CType::Struct(inner) => {
+                    !self.has_initialisation(inner) || self.default_init_is_empty(inner)
+                }
+                _ => true,
+            })
+    }
+
     /// Initialises a local object of class `c` at `place` from the
     /// declaration's initialiser (`T x;`, `T x(a, b)`, `T x{a}`, `T x = T(a)`,
     /// `T x = other`).
@@ -42,7 +79,7 @@ impl<'t> Lowerer<'_, 't> {
         init: Option<Node<'t>>,
         d: Node<'t>,
     ) -> R<()> {
-        let info = self.items.classes.get(c).cloned().unwrap_or_default();
+        let info = self.class_info(c).unwrap_or_default();
         if let Some(dtor) = info.dtor {
             let empty = dtor
                 .child_by_field_name("body")
@@ -74,7 +111,7 @@ impl<'t> Lowerer<'_, 't> {
             // `T x = e;`: a converting constructor taking `e` when one is
             // viable, else copy initialisation from another object.
             Some(i) if info.has_ctor => {
-                let ctors = self.items.defined_methods(c, c);
+                let ctors = self.class_methods(c, c);
                 if let Some(ctor) = self.user_conversion(&ctors, i)? {
                     self.inline(&ctor, None, &[i], d, Some(place.clone()))?;
                     return Ok(());
@@ -91,7 +128,7 @@ impl<'t> Lowerer<'_, 't> {
             let braced = init.is_some_and(|i| i.kind() == "initializer_list");
             return self.aggregate_init(place, c, &args, braced, d);
         }
-        let ctors: Vec<FnItem<'t>> = self.items.defined_methods(c, c);
+        let ctors: Vec<FnItem<'t>> = self.class_methods(c, c);
         match self.resolve_overload(&ctors, None, &args, d)? {
             Some(ctor) => {
                 self.inline(&ctor, None, &args, d, Some(place.clone()))?;
@@ -172,19 +209,26 @@ impl<'t> Lowerer<'_, 't> {
         zero: bool,
         d: Node<'t>,
     ) -> R<()> {
-        let default = self.items.classes.get(c).and_then(|info| {
+        let default = self.class_info(c).and_then(|info| {
             info.field_inits
                 .iter()
                 .find(|(n, _)| n == fname)
                 .map(|(_, v)| *v)
         });
         match (default, fty) {
-            (Some(v), _) => self.init_place(fp, fty, v),
+            (Some(v), _) => {
+                // The initialiser is in the class: its template arguments.
+                let env = self.class_env(c).unwrap_or_else(|| self.tenv.clone());
+                let saved = std::mem::replace(&mut self.tenv, env);
+                let done = self.init_place(fp, fty, v);
+                self.tenv = saved;
+                done
+            }
             (None, CType::Struct(inner)) if self.has_initialisation(inner) => {
                 let inner = inner.clone();
                 self.construct(fp, &inner, None, d)
             }
-            (None, CType::Array(e, _)) if matches!(&**e, CType::Struct(s) if self.has_initialisation(s)) => {
+            (None, CType::Array(e, _)) if matches!(&**e, CType::Struct(s) if self.has_initialisation(s) && !self.default_init_is_empty(s)) => {
                 Err(self.unsupported(
                     d,
                     "an array member of a class with constructors or default member initialisers",
@@ -227,7 +271,7 @@ impl<'t> Lowerer<'_, 't> {
             if name == c {
                 // A delegating constructor: the target does all the
                 // initialisation.
-                let ctors: Vec<FnItem<'t>> = self.items.defined_methods(&c, &c);
+                let ctors: Vec<FnItem<'t>> = self.class_methods(&c, &c);
                 let target = self
                     .resolve_overload(&ctors, None, &args, *fi)?
                     .ok_or_else(|| self.no_ctor(&c, args.len(), *fi))?;

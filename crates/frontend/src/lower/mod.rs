@@ -10,6 +10,7 @@
 mod asm;
 mod builtins;
 mod calls;
+mod class_members;
 mod ctor;
 mod cuda_atomic;
 mod entry;

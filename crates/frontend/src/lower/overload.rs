@@ -286,7 +286,7 @@ impl<'t> Lowerer<'_, 't> {
             .iter()
             .map(|t| t.as_ref().and_then(|(_, v)| v.clone()))
             .collect();
-        let env = if f.template.is_empty() {
+        let env = if f.template.is_empty() && f.class_env.is_none() {
             TemplateEnv::default()
         } else {
             self.deduce(f, targs, &params, &values, n).ok()?

@@ -89,11 +89,10 @@ impl<'t> Lowerer<'_, 't> {
                 }
                 Ok(())
             }
-            "type_definition"
-            | "struct_specifier"
-            | "alias_declaration"
-            | "static_assert_declaration"
-            | "namespace_alias_definition" => Ok(()),
+            "type_definition" | "alias_declaration" => self.local_typedef(n),
+            "struct_specifier" | "static_assert_declaration" | "namespace_alias_definition" => {
+                Ok(())
+            }
             "try_statement" | "throw_statement" => Err(self.unsupported(n, "exceptions")),
             "for_range_loop" => Err(self.unsupported(n, "range-based `for`")),
             "ERROR" => {
@@ -551,6 +550,14 @@ impl<'t> Lowerer<'_, 't> {
             if declared.is_ref {
                 let init =
                     init.ok_or_else(|| self.unsupported(d, "a reference without an initialiser"))?;
+                if init.kind() == "call_expression" {
+                    // A `const T &` result is modelled as a value read at
+                    // the call; a reference kept past it would read later.
+                    return Err(self.unsupported(
+                        d,
+                        "a reference variable bound to a call's result (a function returning a `const` reference is read where it is called; bind the result to a value instead)",
+                    ));
+                }
                 let place = self.place(init)?;
                 // A reference to a base class bound to a derived object
                 // (calls through it would bind by the static type).
