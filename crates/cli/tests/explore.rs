@@ -771,3 +771,26 @@ fn class_template_instances_run_their_own_bodies() {
     );
     assert!(out.stdout.contains("data race"), "{}", out.stdout);
 }
+
+/// CUDA's directed-rounding intrinsics round as named: the bounds of
+/// 2 + 1e-10 + 2e-10 + sqrt(2) rounded down and up are adjacent floats
+/// (3.4142137 and 3.414214), and (2 - 1e-10) / 3 in `double` likewise.
+#[test]
+fn directed_rounding_intrinsics_enclose_the_exact_result() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
+    let mut flags = vec!["--grid-dim", "1", "--block-dim", "1", "--outcomes"];
+    for a in ["x=[2.0]", "y=[1e-10]", "lo=1", "hi=1", "dlo=1", "dhi=1"] {
+        flags.extend(["--array", a]);
+    }
+    let out = explore(&dir.join("math_directed_rounding.cu"), &flags);
+    assert!(
+        out.stdout.contains("lo[0]=3.4142137 hi[0]=3.414214")
+            && out
+                .stdout
+                .contains("dlo[0]=0.6666666666333333 dhi[0]=0.6666666666333334"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}

@@ -49,6 +49,7 @@
 
 mod control;
 mod ctx;
+mod directed;
 pub mod eval;
 mod event;
 mod fault;

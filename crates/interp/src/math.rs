@@ -40,6 +40,12 @@ pub const FUNCTIONS: &[&str] = &[
     "hypotf", "hypot", "copysignf", "copysign", "fdimf", "fdim", "__fdividef", "__fdiv_rn",
     "fdividef", "__fmul_rn", "__fadd_rn", "__fsub_rn", "__dmul_rn", "__dadd_rn", "__dsub_rn",
     "__ddiv_rn",
+    // Directed rounding (`directed.rs`).
+    "__fadd_ru", "__fadd_rd", "__fadd_rz", "__fsub_ru", "__fsub_rd", "__fsub_rz", "__fmul_ru",
+    "__fmul_rd", "__fmul_rz", "__fdiv_ru", "__fdiv_rd", "__fdiv_rz", "__fsqrt_ru", "__fsqrt_rd",
+    "__fsqrt_rz", "__dadd_ru", "__dadd_rd", "__dadd_rz", "__dsub_ru", "__dsub_rd", "__dsub_rz",
+    "__dmul_ru", "__dmul_rd", "__dmul_rz", "__ddiv_ru", "__ddiv_rd", "__ddiv_rz", "__dsqrt_ru",
+    "__dsqrt_rd", "__dsqrt_rz",
     // Three.
     "fmaf", "fma", "__fmaf_rn", "__fma_rn", "__hfma",
     // Classification.
@@ -79,6 +85,21 @@ pub fn call(
             })
         }
     };
+    if let Some((op, dir, _)) = crate::directed::parse(name) {
+        arity(if op == crate::directed::Op::Sqrt {
+            1
+        } else {
+            2
+        })?;
+        let second = |x: &[f64]| x.get(1).copied().unwrap_or(0.0);
+        return float_op(
+            name,
+            ty,
+            args,
+            |x| crate::directed::directed_f64(op, dir, x[0], second(x)),
+            |x| crate::directed::directed_f32(op, dir, x[0], x.get(1).copied().unwrap_or(0.0)),
+        );
+    }
     if let Some(f) = unary_float(name) {
         arity(1)?;
         return float_op(name, ty, args, |x| f(x[0]), |x| f(f64::from(x[0])) as f32);

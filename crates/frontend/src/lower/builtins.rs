@@ -150,6 +150,36 @@ pub const MATH: &[(&str, Option<ScalarTy>)] = &[
     ("__dadd_rn", Some(ScalarTy::F64)),
     ("__dsub_rn", Some(ScalarTy::F64)),
     ("__ddiv_rn", Some(ScalarTy::F64)),
+    ("__fadd_ru", Some(ScalarTy::F32)),
+    ("__fadd_rd", Some(ScalarTy::F32)),
+    ("__fadd_rz", Some(ScalarTy::F32)),
+    ("__fsub_ru", Some(ScalarTy::F32)),
+    ("__fsub_rd", Some(ScalarTy::F32)),
+    ("__fsub_rz", Some(ScalarTy::F32)),
+    ("__fmul_ru", Some(ScalarTy::F32)),
+    ("__fmul_rd", Some(ScalarTy::F32)),
+    ("__fmul_rz", Some(ScalarTy::F32)),
+    ("__fdiv_ru", Some(ScalarTy::F32)),
+    ("__fdiv_rd", Some(ScalarTy::F32)),
+    ("__fdiv_rz", Some(ScalarTy::F32)),
+    ("__fsqrt_ru", Some(ScalarTy::F32)),
+    ("__fsqrt_rd", Some(ScalarTy::F32)),
+    ("__fsqrt_rz", Some(ScalarTy::F32)),
+    ("__dadd_ru", Some(ScalarTy::F64)),
+    ("__dadd_rd", Some(ScalarTy::F64)),
+    ("__dadd_rz", Some(ScalarTy::F64)),
+    ("__dsub_ru", Some(ScalarTy::F64)),
+    ("__dsub_rd", Some(ScalarTy::F64)),
+    ("__dsub_rz", Some(ScalarTy::F64)),
+    ("__dmul_ru", Some(ScalarTy::F64)),
+    ("__dmul_rd", Some(ScalarTy::F64)),
+    ("__dmul_rz", Some(ScalarTy::F64)),
+    ("__ddiv_ru", Some(ScalarTy::F64)),
+    ("__ddiv_rd", Some(ScalarTy::F64)),
+    ("__ddiv_rz", Some(ScalarTy::F64)),
+    ("__dsqrt_ru", Some(ScalarTy::F64)),
+    ("__dsqrt_rd", Some(ScalarTy::F64)),
+    ("__dsqrt_rz", Some(ScalarTy::F64)),
     ("__fmaf_rn", Some(ScalarTy::F32)),
     ("__fma_rn", Some(ScalarTy::F64)),
     ("isfinite", Some(ScalarTy::Bool)),
@@ -742,7 +772,7 @@ impl<'t> Lowerer<'_, 't> {
                 _ => None,
             };
             if let Some(owner) = owner {
-                let defined = self.items.defined_methods(&owner, method);
+                let defined = self.class_methods(&owner, method);
                 if !defined.is_empty() {
                     let Some(m) = self.resolve_overload(&defined, None, args, n)? else {
                         return Err(warpsafe_source::Diagnostic::error(
