@@ -299,6 +299,7 @@ impl<'t> Items<'t> {
             }
             "struct_specifier" | "class_specifier" | "union_specifier" => {
                 self.member_types(syn, n, template);
+                self.member_enums(syn, n);
                 let name = n.child_by_field_name("name");
                 if !template.is_empty() || name.is_some_and(|c| c.kind() == "template_type") {
                     self.pointer_conversion(syn, n, template);
@@ -323,6 +324,24 @@ impl<'t> Items<'t> {
                 syn.errors_under(n, 5, &mut self.diagnostics);
             }
             _ => {}
+        }
+    }
+
+    /// Enumerations defined in a class body (`enum CallPut { Call, Put };`):
+    /// their names and enumerators are visible unqualified, as in the
+    /// class's own methods (qualified uses, `Option<Real>::Call`, name the
+    /// same constants).
+    fn member_enums(&mut self, syn: &'t Syntax, n: Node<'t>) {
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        for m in named_children(body) {
+            let ty = m.child_by_field_name("type").filter(|t| {
+                t.kind() == "enum_specifier" && t.child_by_field_name("body").is_some()
+            });
+            if let (true, Some(ty)) = (m.kind() == "field_declaration", ty) {
+                self.enum_def(syn, ty);
+            }
         }
     }
 

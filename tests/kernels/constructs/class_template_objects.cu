@@ -3,7 +3,8 @@
 //
 // Objects of class templates: a strided window `Window<T, N>` with a
 // constructor, methods defined in the class and one outside it, an
-// explicit specialisation with its own body (`Scale<int>`), a temporary
+// explicit specialisation with its own body (`Scale<int>`), an
+// enumeration declared in a class template, a temporary
 // built with `Pair<T>(a, b)`, a function template whose parameter is
 // deduced from a class template's argument, and a local typedef. Each
 // thread reads and writes only its own column (elements tid + i*stride,
@@ -33,7 +34,8 @@ public:
 template <class T, int N> __device__ void Window<T, N>::put(int i, T v) { base[i * stride] = v; }
 
 template <class T> struct Scale {
-  __device__ T apply(T x) const { return x * 2; }
+  enum Factor { Twice = 2 };
+  __device__ T apply(T x) const { return x * Twice; }
 };
 
 template <> struct Scale<int> {

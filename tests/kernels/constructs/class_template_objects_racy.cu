@@ -28,7 +28,8 @@ public:
 template <class T, int N> __device__ void Window<T, N>::put(int i, T v) { base[i * stride] = v; }
 
 template <class T> struct Scale {
-  __device__ T apply(T x) const { return x * 2; }
+  enum Factor { Twice = 2 };
+  __device__ T apply(T x) const { return x * Twice; }
 };
 
 template <> struct Scale<int> {
