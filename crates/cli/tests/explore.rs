@@ -794,3 +794,56 @@ fn directed_rounding_intrinsics_enclose_the_exact_result() {
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
 }
+
+/// Warp matrix loads and stores move data exactly (each tile element is
+/// read by one thread of the warp and written by one): an 8x8 tile loaded
+/// row-major into an accumulator fragment and stored column-major comes
+/// out transposed. `mma_sync`'s product is an unknown value, which the
+/// model checker refuses with its reason rather than guessing.
+#[test]
+fn warp_matrix_fragments_move_tiles_exactly() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
+    let input = format!(
+        "in=[{}]",
+        (0..64)
+            .map(|i| format!("{i}.0"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "32",
+        "--array",
+        &input,
+        "--array",
+        "out=64",
+        "--outcomes",
+    ];
+    let out = explore(&dir.join("wmma_transpose.cu"), &flags);
+    assert!(
+        out.stdout.contains("kernel transpose: SAFE"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    // out[8r + c] = in[8c + r].
+    let cells: Vec<&str> = out.stdout.split_whitespace().collect();
+    for r in 0..8 {
+        for c in 0..8 {
+            let want = format!("out[{}]={}.0", 8 * r + c, 8 * c + r);
+            assert!(cells.contains(&want.as_str()), "{want}: {}", out.stdout);
+        }
+    }
+    let out = explore(
+        &dir.join("wmma_tiles.cu"),
+        &["--grid-dim", "1", "--block-dim", "64"],
+    );
+    assert!(
+        out.stdout.contains("UNKNOWN") && out.stdout.contains("wmma::mma_sync's product"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}

@@ -104,7 +104,9 @@ fn library_type_gap(what: &str) -> Option<&'static str> {
     let name = what.split('<').next().unwrap_or(what).trim();
     let name = name.rsplit("::").next().unwrap_or(name);
     match name {
-        "fragment" if what.contains("wmma::") => Some("warp matrix fragments (wmma, tensor cores)"),
+        "fragment" if what.contains("wmma::") => {
+            Some("warp matrix fragments (wmma, tensor cores) of this kind")
+        }
         "pipeline" | "pipeline_shared_state" => {
             Some("libcu++'s pipelines and asynchronous copies (`<cuda/pipeline>`)")
         }
@@ -309,6 +311,13 @@ impl TypeCx<'_> {
                     .and_then(|a| crate::consteval::eval(self.syn, *a, self.consts))
                     .ok_or_else(|| self.unsupported(n, "tile size is not a constant"))?;
                 Ok(CType::Group(GroupKind::Tile(size.clamp(1, 1024) as u32)))
+            }
+            "fragment"
+                if n.child_by_field_name("arguments")
+                    .is_some_and(|a| crate::wmma_types::is_wmma_fragment(self.syn, scopes, a))
+                    && !self.is_class_template(name) =>
+            {
+                self.fragment_type(n, &args)
             }
             _ if !std && self.is_class_template(name) => self.class_instance(n, name, &args),
             _ => Err(self.unsupported(n, self.syn.text(n))),

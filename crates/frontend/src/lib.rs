@@ -21,6 +21,7 @@ mod member_types;
 mod syntax;
 mod types;
 mod unions;
+mod wmma_types;
 
 use decl::TemplateEnv;
 use items::{FnItem, Items};

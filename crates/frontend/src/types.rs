@@ -6,6 +6,7 @@
 
 use crate::decl::TemplateEnv;
 use crate::member_types::TemplateArg;
+use crate::wmma_types::FragmentShape;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use warpsafe_ir::{ScalarTy, Scope};
@@ -70,6 +71,9 @@ pub struct TypeTable {
     /// Instances of the file's class templates (`Acc<float>`), made when a
     /// type names one (see `class_instance`): a cache, so interior-mutable.
     pub instances: RefCell<HashMap<String, ClassInstance>>,
+    /// Warp matrix fragment types in use (`wmma_types`): their one-field
+    /// layout and the tile they hold.
+    pub fragments: RefCell<HashMap<String, (StructDef, FragmentShape)>>,
 }
 
 /// An instance of a class template of the file: the template's body with
@@ -148,12 +152,23 @@ impl TypeTable {
         if let Some(d) = self.structs.get(name) {
             return Some(f(d));
         }
-        self.instances.borrow().get(name).map(|i| f(&i.def))
+        if let Some(i) = self.instances.borrow().get(name) {
+            return Some(f(&i.def));
+        }
+        self.fragments.borrow().get(name).map(|(d, _)| f(d))
+    }
+
+    /// The tile a warp matrix fragment type holds, if `ty` is one.
+    pub fn fragment(&self, ty: &CType) -> Option<FragmentShape> {
+        let CType::Struct(name) = ty else { return None };
+        self.fragments.borrow().get(name).map(|(_, s)| s.clone())
     }
 
     /// Whether `name` is a struct or class (instances included).
     pub fn is_struct(&self, name: &str) -> bool {
-        self.structs.contains_key(name) || self.instances.borrow().contains_key(name)
+        self.structs.contains_key(name)
+            || self.instances.borrow().contains_key(name)
+            || self.fragments.borrow().contains_key(name)
     }
 
     /// The class template instance named `name`, if it is one.

@@ -35,6 +35,7 @@ pub const FUNCTIONS: &[&str] = &[
     "atanf", "atan", "sinhf", "sinh", "coshf", "cosh", "tanhf", "tanh", "fabsf", "fabs", "floorf",
     "floor", "ceilf", "ceil", "roundf", "round", "truncf", "trunc", "rintf", "rint", "nearbyintf",
     "nearbyint", "erff", "erf", "__frcp_rn", "__saturatef",
+    "__float_to_tf32",
     // Two floating-point arguments.
     "powf", "pow", "__powf", "atan2f", "atan2", "fminf", "fmin", "fmaxf", "fmax", "fmodf", "fmod",
     "hypotf", "hypot", "copysignf", "copysign", "fdimf", "fdim", "__fdividef", "__fdiv_rn",
@@ -418,6 +419,17 @@ fn unary_float(name: &str) -> Option<fn(f64) -> f64> {
         "erff" | "erf" => erf,
         "__frcp_rn" => |x| 1.0 / x,
         // Clamp to [0, 1]; NaN gives 0.
+        // Round to TensorFloat-32 (10 explicit mantissa bits), to nearest
+        // with ties away from zero (PTX `cvt.rna.tf32.f32`); the result is
+        // still a `float`.
+        "__float_to_tf32" => |x| {
+            let f = x as f32;
+            if !f.is_finite() {
+                return x;
+            }
+            let rounded = f.to_bits().wrapping_add(0x1000) & !0x1fff;
+            f64::from(f32::from_bits(rounded))
+        },
         "__saturatef" => |x| {
             if x >= 1.0 {
                 1.0
@@ -616,6 +628,16 @@ mod tests {
             f("__saturatef", f32t, &[Value::F32(f32::NAN)]),
             Value::F32(0.0)
         );
+        // TF32 keeps 10 mantissa bits: 1 + 2^-11 is a tie, rounded away
+        // from zero to 1 + 2^-10; 1 + 2^-12 rounds down to 1.
+        let tf32 = |x: f32| f("__float_to_tf32", f32t, &[Value::F32(x)]);
+        assert_eq!(tf32(1.0 + 2f32.powi(-11)), Value::F32(1.0 + 2f32.powi(-10)));
+        assert_eq!(
+            tf32(-(1.0 + 2f32.powi(-11))),
+            Value::F32(-(1.0 + 2f32.powi(-10)))
+        );
+        assert_eq!(tf32(1.0 + 2f32.powi(-12)), Value::F32(1.0));
+        assert_eq!(tf32(0.75), Value::F32(0.75));
         assert_eq!(
             f("isnan", ScalarTy::Bool, &[Value::F64(f64::NAN)]),
             Value::Bool(true)

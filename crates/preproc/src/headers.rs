@@ -71,6 +71,8 @@ pub(crate) fn lookup(name: &str) -> Option<&'static str> {
         | "cassert"
         | "cuda_fp16.h"
         | "cuda_bf16.h"
+        // Warp matrix fragments and operations are built into the front end.
+        | "mma.h"
         // cuRAND's states and generators are built into the front end.
         | "curand_kernel.h"
         | "curand.h" => EMPTY,
@@ -89,6 +91,7 @@ mod tests {
         assert!(lookup("stdint.h").is_some_and(|t| t.contains("typedef unsigned int uint32_t;")));
         assert!(lookup("sm_60_atomic_functions.h").is_some());
         assert!(lookup("cuda/std/atomic").is_some());
+        assert!(lookup("mma.h").is_some());
         assert!(lookup("cufftXt.h").is_some_and(|t| t.contains("<cufft.h>")));
         assert!(lookup("cufft.h").is_some_and(|t| t.contains("typedef float2 cufftComplex;")));
         assert!(lookup("no_such_header.h").is_none());

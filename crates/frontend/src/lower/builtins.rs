@@ -180,6 +180,7 @@ pub const MATH: &[(&str, Option<ScalarTy>)] = &[
     ("__dsqrt_ru", Some(ScalarTy::F64)),
     ("__dsqrt_rd", Some(ScalarTy::F64)),
     ("__dsqrt_rz", Some(ScalarTy::F64)),
+    ("__float_to_tf32", Some(ScalarTy::F32)),
     ("__fmaf_rn", Some(ScalarTy::F32)),
     ("__fma_rn", Some(ScalarTy::F64)),
     ("isfinite", Some(ScalarTy::Bool)),
@@ -240,6 +241,9 @@ impl<'t> Lowerer<'_, 't> {
             })
         };
         if let Some(v) = self.half2_intrinsic(name, args, n)? {
+            return Ok(Some(v));
+        }
+        if let Some(v) = self.wmma_call(name, args, n)? {
             return Ok(Some(v));
         }
         let v = match name {

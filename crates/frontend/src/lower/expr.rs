@@ -70,6 +70,9 @@ impl<'t> Lowerer<'_, 't> {
                 if let Some(b) = self.builtin_field(n) {
                     return Ok(Value::Scalar(Expr::Builtin(b), ScalarTy::U32));
                 }
+                if let Some(v) = self.fragment_num_elements(n) {
+                    return Ok(v);
+                }
                 let p = self.place(n)?;
                 self.read(&p, n)
             }

@@ -26,6 +26,7 @@ mod union_member;
 mod value;
 mod view;
 mod warp_exchange;
+mod wmma;
 
 pub use builtins::{CURAND_MTGP32, CURAND_STATE, MATH};
 pub use value::Place;
