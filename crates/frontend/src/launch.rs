@@ -179,9 +179,12 @@ fn launch_of<'t>(
     };
     let at = call.start_byte();
     let dims = |i: usize| {
-        config
-            .get(i)
-            .and_then(|a| dim_value(syn, items, values, *a, at))
+        let a = *config.get(i)?;
+        dim_value(syn, items, values, a, at).or_else(|| match a.kind() {
+            // `dim3 b; b.x = 128; ... k<<<g, b>>>`.
+            "identifier" => crate::launch_fields::assigned_dims(syn, items, a, syn.text(a), host),
+            _ => None,
+        })
     };
     let shared = config
         .get(2)

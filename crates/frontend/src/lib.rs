@@ -13,6 +13,7 @@ mod decl;
 mod host_writes;
 mod items;
 mod launch;
+mod launch_fields;
 mod launch_path;
 mod launch_relation;
 mod launch_templates;

@@ -1,0 +1,25 @@
+//! What the front end's integration tests share: compiling one in-memory
+//! file with no other files to include.
+
+use warpsafe_frontend::{compile, Options, SourceLoader};
+use warpsafe_ir::Kernel;
+use warpsafe_source::{SourceFile, SourceMap};
+
+/// A loader that finds no file (every `#include "..."` is missing).
+pub struct NoFiles;
+
+impl SourceLoader for NoFiles {
+    fn load(&self, _: &std::path::Path) -> Option<String> {
+        None
+    }
+}
+
+/// The kernels of `text` (as file `a.cu`) and the messages of its
+/// diagnostics.
+pub fn lower(text: &str) -> (Vec<Kernel>, Vec<String>) {
+    let mut sources = SourceMap::new();
+    let main = sources.add(SourceFile::new("a.cu", text.to_string(), false));
+    let out = compile(main, &mut sources, &Options::default(), &NoFiles);
+    let messages = out.diagnostics.iter().map(|d| d.message.clone()).collect();
+    (out.module.kernels, messages)
+}
