@@ -847,3 +847,48 @@ fn warp_matrix_fragments_move_tiles_exactly() {
         out.stderr
     );
 }
+
+/// A pointer into one of two `half` arrays read as `int4` (GEMM staging:
+/// warp 0 copies from A, warp 1 from B) moves the right bytes: each warp
+/// reads back the other warp's staged row, so warp 0 writes B's values and
+/// warp 1 A's.
+#[test]
+fn a_reinterpreting_pointer_into_one_of_two_arrays_moves_the_right_bytes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
+    let list = |base: usize| {
+        (0..256)
+            .map(|i| format!("{}.0", base + i))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let (a, b) = (format!("A=[{}]", list(0)), format!("B=[{}]", list(1000)));
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "64",
+        "--max-active-threads",
+        "64",
+        "--array",
+        &a,
+        "--array",
+        &b,
+        "--array",
+        "out=512",
+        "--outcomes",
+    ];
+    let out = explore(&dir.join("memory_reinterpret_choice.cu"), &flags);
+    assert!(
+        out.stdout.contains("kernel stage: SAFE"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    let cells: Vec<&str> = out.stdout.split_whitespace().collect();
+    for lane in [0, 1, 17, 31] {
+        let from_b = format!("out[{lane}]={}.0", 1000 + lane);
+        let from_a = format!("out[{}]={lane}.0", 256 + lane);
+        assert!(cells.contains(&from_b.as_str()), "{from_b}: {}", out.stdout);
+        assert!(cells.contains(&from_a.as_str()), "{from_a}: {}", out.stdout);
+    }
+}

@@ -260,10 +260,30 @@ impl<'t> Lowerer<'_, 't> {
     pub fn deref(&mut self, ptr: Ptr, n: Node) -> R<Place> {
         if let Some(c) = &ptr.choice {
             if !self.matches_slots(&ptr) {
-                return Err(self.unsupported(
-                    n,
-                    "memory of another element size through a pointer into several arrays",
-                ));
+                // The same reinterpretation in each array (`(int4 *)` over
+                // one of two `half` matrices), when their elements are of
+                // one size, so the offset means the same in each.
+                let sizes: std::collections::HashSet<Option<&u64>> =
+                    c.arrays.iter().map(|a| self.slot_bytes.get(a)).collect();
+                if sizes.len() != 1 || sizes.contains(&None) {
+                    return Err(self.unsupported(
+                        n,
+                        "memory of other element sizes through a pointer into arrays of different element sizes",
+                    ));
+                }
+                let mut arms = Vec::new();
+                for a in &c.arrays {
+                    let one = Ptr {
+                        target: Some(*a),
+                        choice: None,
+                        ..ptr.clone()
+                    };
+                    arms.push((*a, self.view_place(*a, one, n)?));
+                }
+                return Ok(Place::Choice {
+                    base: c.base.clone(),
+                    arms,
+                });
             }
             return Ok(self.choice_place(c, &ptr));
         }

@@ -388,6 +388,24 @@ impl<'t> Lowerer<'_, 't> {
 
     /// Reads through a pointer into one of several arrays.
     pub fn read_choice(&mut self, base: &Expr, arms: &[(ArrayId, Place)], n: Node) -> R<Value> {
+        // An aggregate (`int4` through a pointer into one of two arrays),
+        // or a value through a view in each: read into a local of its type
+        // on every arm.
+        let ty = arms
+            .first()
+            .map(|(_, p)| self.place_type(p))
+            .ok_or_else(|| self.unsupported(n, "a pointer into no array"))?;
+        let in_views = arms.iter().any(|(_, p)| matches!(p, Place::View(_)));
+        if matches!(ty, CType::Vector(..) | CType::Struct(_))
+            || (in_views && matches!(ty, CType::Scalar(_)))
+        {
+            let tmp = self.local_place("choice.tmp", &ty, false, n)?;
+            self.on_each_arm(base, arms, n, |s, p| {
+                let v = s.read(p, n)?;
+                s.write(&tmp, v, n)
+            })?;
+            return self.read(&tmp, n);
+        }
         let first = match arms.first() {
             Some((
                 _,
