@@ -256,7 +256,13 @@ fn eval_depth(syn: &Syntax, n: Node, env: &dyn ConstEnv, depth: u32) -> Option<(
             Some((wrap(if c != 0 { x } else { y }, t), t))
         }
         "sizeof_expression" => {
-            let t = n.child_by_field_name("type")?;
+            // `sizeof(int4)` reads as `sizeof` of a parenthesised name.
+            let t = n.child_by_field_name("type").or_else(|| {
+                n.child_by_field_name("value")
+                    .filter(|v| v.kind() == "parenthesized_expression")
+                    .and_then(|v| named_children(v).into_iter().next())
+                    .filter(|v| v.kind() == "identifier" && env.constant(syn.text(*v)).is_none())
+            })?;
             Some((sizeof_simple(syn.text(t))?, ScalarTy::U64))
         }
         _ => None,
@@ -273,6 +279,10 @@ pub fn sizeof_simple(text: &str) -> Option<i128> {
         .trim();
     if t.ends_with('*') {
         return Some(8);
+    }
+    // CUDA's vector types: their lanes, unpadded (`float3` is 12 bytes).
+    if let Some(crate::types::CType::Vector(elem, lanes, _)) = crate::types::vector_type(t) {
+        return Some(elem.size_bytes() as i128 * i128::from(lanes));
     }
     let words: Vec<&str> = t.split_whitespace().collect();
     let ty = crate::types::named_scalar(t).or_else(|| crate::types::sized_scalar(&words))?;
@@ -326,5 +336,8 @@ mod tests {
         assert_eq!(sizeof_simple("unsigned long long"), Some(8));
         assert_eq!(sizeof_simple("int*"), Some(8));
         assert_eq!(sizeof_simple("Foo"), None);
+        assert_eq!(sizeof_simple("int4"), Some(16));
+        assert_eq!(sizeof_simple("float3"), Some(12));
+        assert_eq!(sizeof_simple("double2"), Some(16));
     }
 }
