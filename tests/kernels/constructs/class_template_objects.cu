@@ -4,7 +4,8 @@
 // Objects of class templates: a strided window `Window<T, N>` with a
 // constructor, methods defined in the class and one outside it, an
 // explicit specialisation with its own body (`Scale<int>`), an
-// enumeration declared in a class template, a temporary
+// enumeration declared in a class template, a static method called
+// through a specialisation (`Unit<T>::one()`), a temporary
 // built with `Pair<T>(a, b)`, a function template whose parameter is
 // deduced from a class template's argument, and a local typedef. Each
 // thread reads and writes only its own column (elements tid + i*stride,
@@ -42,6 +43,17 @@ template <> struct Scale<int> {
   __device__ int apply(int x) const { return x + 1; }
 };
 
+template <class T> struct Unit {
+};
+
+template <> struct Unit<float> {
+  static __device__ float one() { return 1.0f; }
+};
+
+template <> struct Unit<int> {
+  static __device__ int one() { return 1; }
+};
+
 template <class T> __global__ void columns(T *data, T *out)
 {
   typedef Window<T, 4> W;
@@ -52,7 +64,7 @@ template <class T> __global__ void columns(T *data, T *out)
   for (int i = 0; i < 4; i++)
     acc += s.apply(w.get(i));
   w.put(0, acc);
-  out[tid] = span(Pair<T>(acc, acc + 1));
+  out[tid] = span(Pair<T>(acc, acc + Unit<T>::one()));
 }
 
 template __global__ void columns<float>(float *, float *);

@@ -36,6 +36,17 @@ template <> struct Scale<int> {
   __device__ int apply(int x) const { return x + 1; }
 };
 
+template <class T> struct Unit {
+};
+
+template <> struct Unit<float> {
+  static __device__ float one() { return 1.0f; }
+};
+
+template <> struct Unit<int> {
+  static __device__ int one() { return 1; }
+};
+
 template <class T> __global__ void columns(T *data, T *out)
 {
   typedef Window<T, 4> W;
@@ -46,7 +57,7 @@ template <class T> __global__ void columns(T *data, T *out)
   for (int i = 0; i < 4; i++)
     acc += s.apply(w.get(i));
   w.put(0, acc);
-  out[tid] = span(Pair<T>(acc, acc + 1));
+  out[tid] = span(Pair<T>(acc, acc + Unit<T>::one()));
 }
 
 template __global__ void columns<float>(float *, float *);

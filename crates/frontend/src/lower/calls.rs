@@ -69,6 +69,9 @@ impl<'t> Lowerer<'_, 't> {
             _ => return Err(self.unsupported(n, format!("call of `{}`", self.text(f)))),
         }
         let (name, targs) = self.callee_name(f);
+        if let Some(v) = self.static_member_call(f, &args, n)? {
+            return Ok(v);
+        }
         // Inside a method, the class's members hide functions of the
         // enclosing namespaces (the implicit `this->`).
         if let Some((class, this)) = self.this_stack.last().cloned().flatten() {

@@ -258,4 +258,95 @@ impl<'t> Lowerer<'_, 't> {
         }
         Ok(())
     }
+
+    /// `C<T>::f(args)`: a `static` method of a class template instance
+    /// (`VolumeTypeInfo<float>::convert(x)`), inlined without an object.
+    /// `None` when the callee is not qualified by a class template.
+    pub(super) fn static_member_call(
+        &mut self,
+        f: tree_sitter::Node<'t>,
+        args: &[tree_sitter::Node<'t>],
+        n: tree_sitter::Node<'t>,
+    ) -> super::R<Option<super::value::Value>> {
+        if f.kind() != "qualified_identifier" {
+            return Ok(None);
+        }
+        let (Some(scope), Some(member)) = (
+            f.child_by_field_name("scope"),
+            f.child_by_field_name("name"),
+        ) else {
+            return Ok(None);
+        };
+        if scope.kind() != "template_type" || member.kind() != "identifier" {
+            return Ok(None);
+        }
+        let Some(class) = scope.child_by_field_name("name") else {
+            return Ok(None);
+        };
+        let class = self.text(class);
+        if !self.type_cx().is_class_template(class) {
+            return Ok(None);
+        }
+        let targs = scope
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        let crate::types::CType::Struct(owner) =
+            self.type_cx().class_instance(scope, class, &targs)?
+        else {
+            return Ok(None);
+        };
+        let name = self.text(member);
+        let methods = self.class_methods(&owner, name);
+        if methods.is_empty() {
+            return Err(self.unsupported(
+                n,
+                format!("`{owner}` has no method `{name}` warpsafe can see"),
+            ));
+        }
+        if let Some(m) = methods
+            .iter()
+            .find(|m| !self.is_static_member(&owner, name, m))
+        {
+            return Err(self
+                .unsupported(
+                    n,
+                    format!(
+                        "a call of `{owner}::{name}` without an object, which is not a `static` method"
+                    ),
+                )
+                .with_label(self.syn.span(m.def), "the method"));
+        }
+        let chosen = self
+            .resolve_overload(&methods, None, args, n)?
+            .ok_or_else(|| {
+                self.unsupported(
+                    n,
+                    format!("no overload of `{owner}::{name}` accepts these arguments"),
+                )
+            })?;
+        self.inline(&chosen, None, args, n, None).map(Some)
+    }
+
+    /// Whether method `m` of instance `owner` is `static`: said on its
+    /// definition in the class, or (C++ forbids it on a definition outside
+    /// the class) on its declaration there.
+    fn is_static_member(&self, owner: &str, name: &str, m: &FnItem<'t>) -> bool {
+        if m.def
+            .parent()
+            .is_some_and(|p| p.kind() == "field_declaration_list")
+        {
+            return quals(self.syn, m.def).static_;
+        }
+        let Some(inst) = self.items.types.instance(owner) else {
+            return false;
+        };
+        let body = self.items.class_types[inst.body].body;
+        named_children(body).into_iter().any(|d| {
+            d.kind() == "field_declaration"
+                && quals(self.syn, d).static_
+                && d.children_by_field_name("declarator", &mut d.walk())
+                    .any(|x| function_name(self.syn, x).as_deref() == Some(name))
+        })
+    }
 }
