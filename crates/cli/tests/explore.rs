@@ -50,6 +50,19 @@ fn file(name: &str, text: &str) -> PathBuf {
     common::temp_file("explore", name, text)
 }
 
+/// A kernel of `tests/kernels/constructs`.
+fn construct(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/kernels/constructs")
+        .join(name)
+}
+
+/// `--array` text for `name`: the `count` floats `from.0`, `from+1.0`, ...
+fn floats(name: &str, from: usize, count: usize) -> String {
+    let list: Vec<String> = (from..from + count).map(|i| format!("{i}.0")).collect();
+    format!("{name}=[{}]", list.join(","))
+}
+
 fn explore(path: &Path, flags: &[&str]) -> Out {
     common::run("explore", path, flags)
 }
@@ -537,7 +550,6 @@ fn sincosf_stores_sine_and_cosine_through_its_pointers() {
 /// execution races, without the second one the tiles' threads race.
 #[test]
 fn a_thread_group_is_the_group_it_is_given() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
     let flags = [
         "--grid-dim",
         "1",
@@ -548,7 +560,7 @@ fn a_thread_group_is_the_group_it_is_given() {
         "--max-active-threads",
         "32",
     ];
-    let out = explore(&dir.join("coop_groups_thread_group.cu"), &flags);
+    let out = explore(&construct("coop_groups_thread_group.cu"), &flags);
     assert!(
         out.stdout.contains("kernel reduce: SAFE"),
         "{}{}",
@@ -556,7 +568,7 @@ fn a_thread_group_is_the_group_it_is_given() {
         out.stderr
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    let out = explore(&dir.join("coop_groups_thread_group_racy.cu"), &flags);
+    let out = explore(&construct("coop_groups_thread_group_racy.cu"), &flags);
     assert!(
         out.stdout.contains("kernel reduce: ERRORS FOUND")
             && out.stdout.contains("error: data race on scratch["),
@@ -609,9 +621,8 @@ fn inline_ptx_lanes_and_bit_operations_are_exact() {
 /// swapped, as on a GPU.
 #[test]
 fn union_members_share_their_bytes() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
     let out = explore(
-        &dir.join("union_packed_shorts.cu"),
+        &construct("union_packed_shorts.cu"),
         &[
             "--grid-dim",
             "1",
@@ -717,8 +728,7 @@ fn long_witnesses_are_shortened_unless_full() {
 /// and to 0 in `float`; the method defined outside the class writes it.
 #[test]
 fn class_template_instances_run_their_own_bodies() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
-    let file = dir.join("class_template_objects.cu");
+    let file = construct("class_template_objects.cu");
     for (kernel, sum) in [
         ("columns<int>", "data[0]=4 data[1]=4"),
         ("columns<float>", "data[0]=0.0 data[1]=0.0"),
@@ -749,7 +759,7 @@ fn class_template_instances_run_their_own_bodies() {
         assert_eq!(out.code, Some(0), "{}", out.stderr);
     }
     let out = explore(
-        &dir.join("class_template_objects_racy.cu"),
+        &construct("class_template_objects_racy.cu"),
         &[
             "--kernel",
             "columns<int>",
@@ -777,12 +787,11 @@ fn class_template_instances_run_their_own_bodies() {
 /// (3.4142137 and 3.414214), and (2 - 1e-10) / 3 in `double` likewise.
 #[test]
 fn directed_rounding_intrinsics_enclose_the_exact_result() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
     let mut flags = vec!["--grid-dim", "1", "--block-dim", "1", "--outcomes"];
     for a in ["x=[2.0]", "y=[1e-10]", "lo=1", "hi=1", "dlo=1", "dhi=1"] {
         flags.extend(["--array", a]);
     }
-    let out = explore(&dir.join("math_directed_rounding.cu"), &flags);
+    let out = explore(&construct("math_directed_rounding.cu"), &flags);
     assert!(
         out.stdout.contains("lo[0]=3.4142137 hi[0]=3.414214")
             && out
@@ -802,14 +811,7 @@ fn directed_rounding_intrinsics_enclose_the_exact_result() {
 /// model checker refuses with its reason rather than guessing.
 #[test]
 fn warp_matrix_fragments_move_tiles_exactly() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
-    let input = format!(
-        "in=[{}]",
-        (0..64)
-            .map(|i| format!("{i}.0"))
-            .collect::<Vec<_>>()
-            .join(",")
-    );
+    let input = floats("in", 0, 64);
     let flags = [
         "--grid-dim",
         "1",
@@ -821,7 +823,7 @@ fn warp_matrix_fragments_move_tiles_exactly() {
         "out=64",
         "--outcomes",
     ];
-    let out = explore(&dir.join("wmma_transpose.cu"), &flags);
+    let out = explore(&construct("wmma_transpose.cu"), &flags);
     assert!(
         out.stdout.contains("kernel transpose: SAFE"),
         "{}{}",
@@ -837,7 +839,7 @@ fn warp_matrix_fragments_move_tiles_exactly() {
         }
     }
     let out = explore(
-        &dir.join("wmma_tiles.cu"),
+        &construct("wmma_tiles.cu"),
         &["--grid-dim", "1", "--block-dim", "64"],
     );
     assert!(
@@ -854,14 +856,7 @@ fn warp_matrix_fragments_move_tiles_exactly() {
 /// warp 1 A's.
 #[test]
 fn a_reinterpreting_pointer_into_one_of_two_arrays_moves_the_right_bytes() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/constructs");
-    let list = |base: usize| {
-        (0..256)
-            .map(|i| format!("{}.0", base + i))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    let (a, b) = (format!("A=[{}]", list(0)), format!("B=[{}]", list(1000)));
+    let (a, b) = (floats("A", 0, 256), floats("B", 1000, 256));
     let flags = [
         "--grid-dim",
         "1",
@@ -877,7 +872,7 @@ fn a_reinterpreting_pointer_into_one_of_two_arrays_moves_the_right_bytes() {
         "out=512",
         "--outcomes",
     ];
-    let out = explore(&dir.join("memory_reinterpret_choice.cu"), &flags);
+    let out = explore(&construct("memory_reinterpret_choice.cu"), &flags);
     assert!(
         out.stdout.contains("kernel stage: SAFE"),
         "{}{}",

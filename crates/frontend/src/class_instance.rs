@@ -15,7 +15,7 @@
 //!   whose fields name its own next instance without end is an error.
 
 use crate::decl::TypeCx;
-use crate::member_types::{TemplateArg, WithValues, MAX_DEPTH};
+use crate::member_types::{TemplateArg, MAX_DEPTH};
 use crate::syntax::named_children;
 use crate::types::{CType, ClassInstance, StructDef};
 use tree_sitter::Node;
@@ -55,18 +55,8 @@ impl TypeCx<'_> {
         // The injected class name: `Acc` inside `Acc<T>` is the instance.
         env.types
             .insert(name.to_string(), CType::Struct(key.clone()));
-        let consts = WithValues {
-            values: &env,
-            outer: self.consts,
-        };
-        let inner = TypeCx {
-            tenv: &env,
-            consts: &consts,
-            depth: self.depth + 1,
-            ..*self
-        };
         let body = self.classes[chosen.body].body;
-        let def = inner.instance_layout(body, &key)?;
+        let def = self.within(&env, |inner| inner.instance_layout(body, &key))?;
         self.types.instances.borrow_mut().insert(
             key.clone(),
             ClassInstance {
@@ -142,7 +132,7 @@ impl TypeCx<'_> {
 
 /// The name of an instance: the template's name and its arguments as C++
 /// writes them (`Acc<float>`, `Tile<int, 16>`).
-pub fn instance_name(class: &str, args: &[TemplateArg]) -> String {
+fn instance_name(class: &str, args: &[TemplateArg]) -> String {
     let args: Vec<String> = args
         .iter()
         .map(|a| match a {

@@ -98,6 +98,21 @@ pub struct ClassInfo<'t> {
     pub dtor: Option<Node<'t>>,
 }
 
+impl<'t> ClassInfo<'t> {
+    /// Records member `m` of class `class`'s body if it declares or defines
+    /// a constructor or the destructor.
+    pub(crate) fn note_special(&mut self, syn: &Syntax, m: Node<'t>, class: &str) {
+        let Some(decl) = m.child_by_field_name("declarator") else {
+            return;
+        };
+        match special_member(syn, decl) {
+            Some(Special::Dtor) => self.dtor = Some(m),
+            Some(Special::Ctor(c)) if c == class => self.has_ctor = true,
+            _ => {}
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct Items<'t> {
     pub fns: Vec<FnItem<'t>>,
@@ -693,13 +708,7 @@ impl<'t> Items<'t> {
         }
         for field in named_children(body) {
             // Constructors and destructors, declared or defined in the class.
-            if let Some(decl) = field.child_by_field_name("declarator") {
-                match special_member(syn, decl) {
-                    Some(Special::Dtor) => info.dtor = Some(field),
-                    Some(Special::Ctor(c)) if c == name => info.has_ctor = true,
-                    _ => {}
-                }
-            }
+            info.note_special(syn, field, &name);
             if field.kind() == "function_definition" {
                 // A method defined in the class body.
                 let fname = field
@@ -1062,14 +1071,14 @@ fn specialisation_args(d: Node) -> Option<Node> {
         .child_by_field_name("arguments")
 }
 
-pub(crate) enum Special {
+enum Special {
     Ctor(String),
     Dtor,
 }
 
 /// Whether a member declarator declares a constructor (named after its
 /// class) or a destructor.
-pub(crate) fn special_member(syn: &Syntax, mut d: Node) -> Option<Special> {
+fn special_member(syn: &Syntax, mut d: Node) -> Option<Special> {
     loop {
         match d.kind() {
             "function_declarator" => {

@@ -36,7 +36,7 @@ pub(crate) fn assigned_dims(
     name: &str,
     host: Node,
 ) -> Option<[u64; 3]> {
-    if contains_goto(host) {
+    if crate::launch_path::has_goto(host) {
         return None;
     }
     // The statement holding the launch, and its block.
@@ -137,13 +137,13 @@ fn field_assignment<'t>(syn: &'t Syntax, s: Node<'t>) -> Option<(&'t str, usize,
     if v.kind() != "identifier" {
         return None;
     }
-    let field = match syn.text(left.child_by_field_name("field")?) {
-        "x" => 0,
-        "y" => 1,
-        "z" => 2,
-        _ => return None,
-    };
+    let field = component(syn.text(left.child_by_field_name("field")?))?;
     Some((syn.text(v), field, a.child_by_field_name("right")?))
+}
+
+/// The index of a `dim3` component's name.
+fn component(field: &str) -> Option<usize> {
+    ["x", "y", "z"].iter().position(|c| *c == field)
 }
 
 /// The value of a component's right-hand side, with the known components
@@ -171,12 +171,7 @@ fn substitute(
     if n.kind() == "field_expression" {
         let v = n.child_by_field_name("argument")?;
         if let Some(d) = dims.get(syn.text(v)) {
-            let i = match syn.text(n.child_by_field_name("field")?) {
-                "x" => 0,
-                "y" => 1,
-                "z" => 2,
-                _ => return None,
-            };
+            let i = component(syn.text(n.child_by_field_name("field")?))?;
             out.push_str(&format!("({}u)", d[i]?));
             return Some(());
         }
@@ -229,16 +224,4 @@ fn may_write(syn: &Syntax, id: Node) -> bool {
         "argument_list" => target == id,
         _ => false,
     }
-}
-
-fn contains_goto(n: Node) -> bool {
-    let mut stack = vec![n];
-    while let Some(x) = stack.pop() {
-        if x.kind() == "goto_statement" {
-            return true;
-        }
-        let mut c = x.walk();
-        stack.extend(x.named_children(&mut c));
-    }
-    false
 }

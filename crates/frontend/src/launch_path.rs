@@ -191,6 +191,7 @@ fn ends_in_jump(syn: &Syntax, s: Node) -> bool {
     }
 }
 
-fn has_goto(n: Node) -> bool {
+/// Whether a `goto` statement lies under `n`.
+pub(crate) fn has_goto(n: Node) -> bool {
     n.kind() == "goto_statement" || named_children(n).into_iter().any(has_goto)
 }

@@ -223,18 +223,26 @@ impl TypeCx<'_> {
 
     /// Member type `member` of class `c` with its parameters bound by `env`.
     fn in_class(&self, c: &ClassTypes, env: TemplateEnv, member: &str, at: Node) -> Res<CType> {
+        self.within(&env, |inner| inner.member_in(c, member, at))
+    }
+
+    /// Runs `f` one level deeper, in a class body whose template parameters
+    /// `env` binds (as types and as constants).
+    pub(crate) fn within<R>(&self, env: &TemplateEnv, f: impl FnOnce(&TypeCx) -> R) -> R {
         let consts = WithValues {
-            values: &env,
+            values: env,
             outer: self.consts,
         };
-        let inner = TypeCx {
-            syn: self.syn,
-            types: self.types,
-            tenv: &env,
+        f(&TypeCx {
+            tenv: env,
             consts: &consts,
-            classes: self.classes,
             depth: self.depth + 1,
-        };
+            ..*self
+        })
+    }
+
+    /// Member type `member` of class `c`, in `c`'s bindings (`self`).
+    fn member_in(&self, c: &ClassTypes, member: &str, at: Node) -> Res<CType> {
         for m in named_children(c.body) {
             match m.kind() {
                 "type_definition" => {
@@ -248,8 +256,8 @@ impl TypeCx<'_> {
                         if crate::items::declared_name(self.syn, d).as_deref() != Some(member) {
                             continue;
                         }
-                        let base = inner.base_type(ty)?;
-                        return Ok(inner.declarator(base, d)?.ty);
+                        let base = self.base_type(ty)?;
+                        return Ok(self.declarator(base, d)?.ty);
                     }
                 }
                 "alias_declaration" => {
@@ -257,7 +265,7 @@ impl TypeCx<'_> {
                         .child_by_field_name("name")
                         .is_some_and(|n| self.syn.text(n) == member);
                     if let (true, Some(ty)) = (named, m.child_by_field_name("type")) {
-                        return inner.type_descriptor(ty);
+                        return self.type_descriptor(ty);
                     }
                 }
                 _ => {}

@@ -10,7 +10,7 @@
 
 use super::Lowerer;
 use crate::decl::{quals, TemplateEnv};
-use crate::items::{function_name, special_member, ClassInfo, FnItem, Special};
+use crate::items::{function_name, ClassInfo, FnItem};
 use crate::member_types::TemplateArg;
 use crate::syntax::named_children;
 use crate::types::ClassInstance;
@@ -47,7 +47,7 @@ impl<'t> Lowerer<'_, 't> {
             let Some(written) = f.of_template else {
                 continue;
             };
-            if let Some(env) = self.out_of_line_env(f, written, &inst) {
+            if let Some(env) = self.out_of_line_env(f, written, &inst, owner) {
                 out.push(self.member(owner, name, f.def, f.ns.clone(), env));
             }
         }
@@ -77,7 +77,7 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     /// The parameter values of an out-of-line member (`template <class U>
-    /// U C<U>::get()`): its own parameters, named in the class as written
+    /// U C<U>::get()`) of instance `owner`: its own parameters, named in the class as written
     /// (`C<U>`), take the instance's arguments by position. `None` when the
     /// class is written with anything but the parameters in order (a
     /// member of a partial specialisation).
@@ -86,6 +86,7 @@ impl<'t> Lowerer<'_, 't> {
         f: &FnItem<'t>,
         written: tree_sitter::Node<'t>,
         inst: &ClassInstance,
+        owner: &str,
     ) -> Option<TemplateEnv> {
         let names: Vec<&str> = written
             .child_by_field_name("arguments")
@@ -112,12 +113,10 @@ impl<'t> Lowerer<'_, 't> {
                 _ => return None,
             }
         }
+        // The injected class name, as in the class body.
         env.types.insert(
             inst.class.clone(),
-            crate::types::CType::Struct(crate::class_instance::instance_name(
-                &inst.class,
-                &inst.args,
-            )),
+            crate::types::CType::Struct(owner.to_string()),
         );
         Some(env)
     }
@@ -132,13 +131,7 @@ impl<'t> Lowerer<'_, 't> {
         let body = self.items.class_types[inst.body].body;
         let mut info = ClassInfo::default();
         for m in named_children(body) {
-            if let Some(decl) = m.child_by_field_name("declarator") {
-                match special_member(self.syn, decl) {
-                    Some(Special::Dtor) => info.dtor = Some(m),
-                    Some(Special::Ctor(name)) if name == inst.class => info.has_ctor = true,
-                    _ => {}
-                }
-            }
+            info.note_special(self.syn, m, &inst.class);
             if m.kind() != "field_declaration" || quals(self.syn, m).static_ {
                 continue;
             }

@@ -944,7 +944,7 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     /// The places of the `len` elements of an array in memory from `index`.
-    fn elements(
+    pub(super) fn elements(
         &self,
         array: warpsafe_ir::ArrayId,
         index: &Expr,

@@ -19,7 +19,7 @@
 //! `_sync` operation requires is not checked (not complete); the explorers
 //! reject `mma_sync`'s unknown values.
 
-use super::value::{add_offset, i64_expr, Place, Value};
+use super::value::{i64_expr, Place, Value};
 use super::{Lowerer, R};
 use crate::types::CType;
 use crate::wmma_types::{FragmentShape, FragmentUse};
@@ -57,33 +57,30 @@ impl<'t> Lowerer<'_, 't> {
         let arg = |i: usize| -> R<Node<'t>> { Ok(args[i]) };
         match name {
             "fill_fragment" => {
-                let (frag, shape) = self.fragment_operand(arg(0)?, name)?;
+                let (regs, shape) = self.fragment_operand(arg(0)?, name)?;
                 let v = self.value(arg(1)?)?;
                 let v = self.cast(v, CType::Scalar(shape.elem), n)?;
-                for k in 0..shape.per_thread() {
-                    let slot = self.fragment_element(&frag, k, n)?;
-                    self.write(&slot, v.clone(), n)?;
+                for slot in &regs {
+                    self.write(slot, v.clone(), n)?;
                 }
             }
             "load_matrix_sync" => {
-                let (frag, shape) = self.fragment_operand(arg(0)?, name)?;
+                let (regs, shape) = self.fragment_operand(arg(0)?, name)?;
                 let row_major = self.tile_layout(&shape, args.get(3).copied(), name, n)?;
                 let ptr = self.value(arg(1)?)?;
                 let ptr = self.as_ptr(ptr, arg(1)?)?;
                 let ldm = self.leading_dimension(arg(2)?)?;
-                let lane = self.lane(n);
-                for k in 0..shape.per_thread() {
-                    let off = tile_offset(&shape, k, &lane, &ldm, row_major);
+                for (k, slot) in regs.iter().enumerate() {
+                    let off = tile_offset(&shape, k as u64, &ldm, row_major);
                     let at = self.ptr_add(ptr.clone(), off, n)?;
                     let place = self.deref(at, n)?;
                     let v = self.read(&place, n)?;
                     let v = self.cast(v, CType::Scalar(shape.elem), n)?;
-                    let slot = self.fragment_element(&frag, k, n)?;
-                    self.write(&slot, v, n)?;
+                    self.write(slot, v, n)?;
                 }
             }
             "store_matrix_sync" => {
-                let (frag, shape) = self.fragment_operand(arg(1)?, name)?;
+                let (regs, shape) = self.fragment_operand(arg(1)?, name)?;
                 if shape.usage != FragmentUse::Accumulator {
                     return Err(self.unsupported(
                         n,
@@ -94,13 +91,11 @@ impl<'t> Lowerer<'_, 't> {
                 let ptr = self.value(arg(0)?)?;
                 let ptr = self.as_ptr(ptr, arg(0)?)?;
                 let ldm = self.leading_dimension(arg(2)?)?;
-                let lane = self.lane(n);
                 let pointee = ptr.pointee.clone();
-                for k in 0..shape.per_thread() {
-                    let slot = self.fragment_element(&frag, k, n)?;
-                    let v = self.read(&slot, n)?;
+                for (k, slot) in regs.iter().enumerate() {
+                    let v = self.read(slot, n)?;
                     let v = self.cast(v, pointee.clone(), n)?;
-                    let off = tile_offset(&shape, k, &lane, &ldm, row_major);
+                    let off = tile_offset(&shape, k as u64, &ldm, row_major);
                     let at = self.ptr_add(ptr.clone(), off, n)?;
                     let place = self.deref(at, n)?;
                     self.write(&place, v, n)?;
@@ -129,14 +124,13 @@ impl<'t> Lowerer<'_, 't> {
                     return Err(self.unsupported(n, "`wmma::mma_sync` into a matrix operand"));
                 }
                 let span = self.span(n);
-                for k in 0..ds.per_thread() {
+                for slot in &d {
                     let v = self.havoc(
                         ds.elem,
                         "wmma::mma_sync's product (tensor-core results combine elements other threads hold)",
                         span,
                     );
-                    let slot = self.fragment_element(&d, k, n)?;
-                    self.write(&slot, v, n)?;
+                    self.write(slot, v, n)?;
                 }
             }
         }
@@ -159,7 +153,7 @@ impl<'t> Lowerer<'_, 't> {
     }
 
     /// The `x` registers of a fragment argument, with its tile.
-    fn fragment_operand(&mut self, a: Node<'t>, op: &str) -> R<(Place, FragmentShape)> {
+    fn fragment_operand(&mut self, a: Node<'t>, op: &str) -> R<(Vec<Place>, FragmentShape)> {
         let place = self.place(a)?;
         let ty = self.place_type(&place);
         let shape = self.items.types.fragment(&ty).ok_or_else(|| {
@@ -172,39 +166,32 @@ impl<'t> Lowerer<'_, 't> {
             )
         })?;
         let x = self.field(place, "x", a)?;
-        Ok((x, shape))
+        let regs = self.registers(x, shape.per_thread(), a)?;
+        Ok((regs, shape))
     }
 
-    /// Register `k` of a fragment's `x` array.
-    fn fragment_element(&mut self, x: &Place, k: u64, n: Node) -> R<Place> {
+    /// The places of the `count` registers of a fragment's `x` array.
+    fn registers(&mut self, x: Place, count: u64, n: Node) -> R<Vec<Place>> {
         match x {
-            Place::Agg(_, elems) => usize::try_from(k)
-                .ok()
-                .and_then(|k| elems.get(k).cloned())
-                .ok_or_else(|| self.unsupported(n, "a fragment register out of range")),
+            Place::Agg(_, elems) => Ok(elems),
             Place::Mem {
                 array,
                 index,
                 ty: CType::Array(e, _),
                 volatile,
-            } => {
-                let step = self.slot_count(e, n)?;
-                Ok(Place::Mem {
-                    array: *array,
-                    index: add_offset(index.clone(), Expr::int((k * step) as i128, ScalarTy::I64)),
-                    ty: (**e).clone(),
-                    volatile: *volatile,
-                })
-            }
+            } => self.elements(array, &index, volatile, &e, count, n),
             Place::Choice { base, arms } => {
-                let mut out = Vec::new();
+                // Register k is register k of the chosen array.
+                let mut per_arm = Vec::new();
                 for (a, p) in arms {
-                    out.push((*a, self.fragment_element(p, k, n)?));
+                    per_arm.push((a, self.registers(p, count, n)?));
                 }
-                Ok(Place::Choice {
-                    base: base.clone(),
-                    arms: out,
-                })
+                Ok((0..count as usize)
+                    .map(|k| Place::Choice {
+                        base: base.clone(),
+                        arms: per_arm.iter().map(|(a, r)| (*a, r[k].clone())).collect(),
+                    })
+                    .collect())
             }
             _ => Err(self.unsupported(n, "a fragment held where warpsafe cannot index it")),
         }
@@ -242,19 +229,6 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
-    /// The thread's lane in its warp (its linear index mod 32), held in a
-    /// variable.
-    fn lane(&mut self, n: Node<'t>) -> Expr {
-        let u = ScalarTy::U32;
-        let lane = Expr::binary(
-            BinOp::Rem,
-            u,
-            super::builtins::linear_tid(),
-            Expr::int(32, u),
-        );
-        self.hold(lane, u, n)
-    }
-
     /// The leading dimension (`ldm`), as a 64-bit offset.
     fn leading_dimension(&mut self, a: Node<'t>) -> R<Expr> {
         let v = self.value(a)?;
@@ -266,13 +240,21 @@ impl<'t> Lowerer<'_, 't> {
     }
 }
 
-/// The offset (in elements of the pointer) of register `k` of `lane`.
-fn tile_offset(shape: &FragmentShape, k: u64, lane: &Expr, ldm: &Expr, row_major: bool) -> Expr {
+/// The offset (in elements of the pointer) of this thread's register `k`:
+/// tile element `32k + lane`, the lane being the thread's linear index mod
+/// 32.
+fn tile_offset(shape: &FragmentShape, k: u64, ldm: &Expr, row_major: bool) -> Expr {
     let u = ScalarTy::U32;
+    let lane = Expr::binary(
+        BinOp::Rem,
+        u,
+        super::builtins::linear_tid(),
+        Expr::int(32, u),
+    );
     let e = if k == 0 {
-        lane.clone()
+        lane
     } else {
-        Expr::binary(BinOp::Add, u, lane.clone(), Expr::int((32 * k) as i128, u))
+        Expr::binary(BinOp::Add, u, lane, Expr::int((32 * k) as i128, u))
     };
     let cols = Expr::int(shape.cols as i128, u);
     let r = Expr::binary(BinOp::Div, u, e.clone(), cols.clone());
