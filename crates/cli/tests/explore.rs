@@ -887,3 +887,50 @@ fn a_reinterpreting_pointer_into_one_of_two_arrays_moves_the_right_bytes() {
         assert!(cells.contains(&from_a.as_str()), "{from_a}: {}", out.stdout);
     }
 }
+
+/// A collective `cg::memcpy_async` over a warp tile moves every element
+/// once (element `e` by the lane of rank `e % 32`): each thread then adds
+/// one element of each warp's row, and every sum is 127. Waiting on the
+/// warp alone instead of the block lets a warp read the other warp's row
+/// while it is copied: a race.
+#[test]
+fn collective_async_copies_move_each_element_once() {
+    let input = floats("in", 0, 128);
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "64",
+        "--max-active-threads",
+        "64",
+        "--array",
+        &input,
+        "--array",
+        "out=64",
+        "--outcomes",
+    ];
+    let out = explore(&construct("async_copy_group.cu"), &flags);
+    assert!(
+        out.stdout.contains("kernel rows: SAFE"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    let cells: Vec<&str> = out.stdout.split_whitespace().collect();
+    for t in 0..64 {
+        let want = format!("out[{t}]=127.0");
+        assert!(cells.contains(&want.as_str()), "{want}: {}", out.stdout);
+    }
+    assert!(
+        out.stderr.contains("modelled as done when issued"),
+        "{}",
+        out.stderr
+    );
+    let out = explore(&construct("async_copy_group_racy.cu"), &flags);
+    assert!(
+        out.stdout.contains("data race on row"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}

@@ -107,11 +107,11 @@ fn library_type_gap(what: &str) -> Option<&'static str> {
         "fragment" if what.contains("wmma::") => {
             Some("warp matrix fragments (wmma, tensor cores) of this kind")
         }
-        "pipeline" | "pipeline_shared_state" => {
-            Some("libcu++'s pipelines and asynchronous copies (`<cuda/pipeline>`)")
-        }
+        "pipeline" | "pipeline_shared_state" => Some(
+            "libcu++'s pipelines other than `pipeline<thread_scope_thread>` (shared state, producer and consumer roles)",
+        ),
         "barrier" if what.contains("thread_scope") => {
-            Some("libcu++'s split arrive/wait barriers (`<cuda/barrier>`)")
+            Some("libcu++'s barriers other than `barrier<thread_scope_block>`")
         }
         _ => None,
     }
@@ -320,6 +320,25 @@ impl TypeCx<'_> {
                 self.fragment_type(n, &args)
             }
             _ if !std && self.is_class_template(name) => self.class_instance(n, name, &args),
+            "pipeline" | "barrier" => self.async_sync_type(n, name, &args),
+            _ => Err(self.unsupported(n, self.syn.text(n))),
+        }
+    }
+
+    /// libcu++'s `pipeline<thread_scope_thread>` and
+    /// `barrier<thread_scope_block>` (see `lower::async_copy`); other
+    /// scopes are refused.
+    fn async_sync_type(&self, n: Node, name: &str, args: &[Node]) -> Res<CType> {
+        let scope = args
+            .first()
+            .map(|a| self.syn.text(*a).trim().trim_start_matches("cuda::"));
+        match (name, scope) {
+            ("pipeline", Some("thread_scope_thread")) => {
+                Ok(CType::Struct(crate::lower::ASYNC_PIPELINE.to_string()))
+            }
+            ("barrier", Some("thread_scope_block")) => {
+                Ok(CType::Struct(crate::lower::ASYNC_BARRIER.to_string()))
+            }
             _ => Err(self.unsupported(n, self.syn.text(n))),
         }
     }
@@ -449,10 +468,12 @@ mod tests {
             library_type_gap("fragment<wmma::accumulator, 16, 16, 16, float>")
                 .is_some_and(|g| g.contains("wmma"))
         );
-        assert!(library_type_gap("pipeline<cuda::thread_scope_thread>")
-            .is_some_and(|g| g.contains("<cuda/pipeline>")));
-        assert!(library_type_gap("cuda::barrier<cuda::thread_scope_block>")
-            .is_some_and(|g| g.contains("<cuda/barrier>")));
+        assert!(
+            library_type_gap("pipeline_shared_state<cuda::thread_scope_block, 2>")
+                .is_some_and(|g| g.contains("shared state"))
+        );
+        assert!(library_type_gap("cuda::barrier<cuda::thread_scope_system>")
+            .is_some_and(|g| g.contains("barrier<thread_scope_block>")));
         // A user's own types of these names are not libcu++'s.
         assert_eq!(library_type_gap("fragment<float>"), None);
         assert_eq!(library_type_gap("barrier"), None);

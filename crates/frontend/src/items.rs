@@ -183,6 +183,18 @@ impl<'t> Items<'t> {
                     .insert(a.to_string(), CType::Struct(name.to_string()));
             }
         }
+        // libcu++'s per-thread pipeline (no state warpsafe reads) and
+        // block barrier (the count `init` gave it), see `async_copy`.
+        for (name, field) in [
+            (crate::lower::ASYNC_PIPELINE, "batches"),
+            (crate::lower::ASYNC_BARRIER, "expected"),
+        ] {
+            let def = StructDef {
+                fields: vec![(field.to_string(), CType::Scalar(ScalarTy::U32))],
+                min_align: 0,
+            };
+            items.types.structs.insert(name.to_string(), def);
+        }
         items.walk(syn, syn.root(), &[]);
         items
     }

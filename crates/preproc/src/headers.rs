@@ -73,6 +73,11 @@ pub(crate) fn lookup(name: &str) -> Option<&'static str> {
         | "cuda_bf16.h"
         // Warp matrix fragments and operations are built into the front end.
         | "mma.h"
+        // Asynchronous copies, per-thread pipelines and block barriers
+        // are built into the front end (`lower::async_copy`).
+        | "cuda/pipeline"
+        | "cuda/barrier"
+        | "cooperative_groups/memcpy_async.h"
         // cuRAND's states and generators are built into the front end.
         | "curand_kernel.h"
         | "curand.h" => EMPTY,
@@ -92,6 +97,7 @@ mod tests {
         assert!(lookup("sm_60_atomic_functions.h").is_some());
         assert!(lookup("cuda/std/atomic").is_some());
         assert!(lookup("mma.h").is_some());
+        assert!(lookup("cuda/pipeline").is_some());
         assert!(lookup("cufftXt.h").is_some_and(|t| t.contains("<cufft.h>")));
         assert!(lookup("cufft.h").is_some_and(|t| t.contains("typedef float2 cufftComplex;")));
         assert!(lookup("no_such_header.h").is_none());

@@ -246,6 +246,9 @@ impl<'t> Lowerer<'_, 't> {
         if let Some(v) = self.wmma_call(name, args, n)? {
             return Ok(Some(v));
         }
+        if let Some(v) = self.async_call(name, args, n)? {
+            return Ok(Some(v));
+        }
         let v = match name {
             "__syncthreads" => {
                 self.emit(
@@ -776,6 +779,10 @@ impl<'t> Lowerer<'_, 't> {
                 _ => None,
             };
             if let Some(owner) = owner {
+                if owner == super::ASYNC_PIPELINE || owner == super::ASYNC_BARRIER {
+                    self.out.extend(block);
+                    return self.async_method(&owner, method, n);
+                }
                 let defined = self.class_methods(&owner, method);
                 if !defined.is_empty() {
                     let Some(m) = self.resolve_overload(&defined, None, args, n)? else {
@@ -1378,7 +1385,7 @@ fn grid_size() -> Expr {
     )
 }
 
-fn block_size() -> Expr {
+pub(super) fn block_size() -> Expr {
     let t = ScalarTy::U32;
     let b = |x| Expr::Builtin(x);
     Expr::binary(

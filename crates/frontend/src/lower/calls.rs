@@ -158,7 +158,7 @@ impl<'t> Lowerer<'_, 't> {
             return Err(self.unsupported(
                 f,
                 format!(
-                    "`cuda::{name}`: libcu++'s asynchronous copies, pipelines and barriers (`<cuda/pipeline>`, `<cuda/barrier>`) are not modelled yet, so the kernel is left out"
+                    "`cuda::{name}`: not one of the libcu++ functions warpsafe models (atomics, `memcpy_async` on per-thread pipelines and block barriers), so the kernel is left out"
                 ),
             ));
         }

@@ -130,6 +130,7 @@ impl<'t> Lowerer<'_, 't> {
                 self.cast(val, to, n)
             }
             "sizeof_expression" => self.sizeof(n),
+            "compound_literal_expression" => self.compound_literal(n),
             "call_expression" => self.call(n),
             "initializer_list" => {
                 Err(self.unsupported(n, "an initialiser list outside a declaration"))

@@ -42,27 +42,11 @@ impl<'t> Lowerer<'_, 't> {
         } else {
             Some(self.scalar(args[1])?)
         };
-        let len = match crate::consteval::eval(self.syn, args[2], self) {
-            Some(l) => l,
-            None => {
-                let (e, _) = self.scalar(args[2])?;
-                self.known_constant(&e).ok_or_else(|| {
-                    self.unsupported(
-                        args[2],
-                        "memcpy/memset with a length that is not known at compile time",
-                    )
-                })?
-            }
-        };
-        let len = u64::try_from(len)
-            .map_err(|_| self.unsupported(args[2], "a negative memcpy/memset length"))?;
-        if dst.choice.is_some() || src.as_ref().is_some_and(|s| s.choice.is_some()) {
-            return Err(self.unsupported(n, "memcpy/memset through a pointer into several arrays"));
-        }
-        if dst.target.is_none() || src.as_ref().is_some_and(|s| s.target.is_none()) {
+        let len = self.byte_count(args[2], "memcpy/memset")?;
+        if !dst.points_somewhere() || src.as_ref().is_some_and(|s| !s.points_somewhere()) {
             // The null pointer: an assertion failure, as any dereference.
             let (p, at) = match &src {
-                Some(s) if dst.target.is_some() => (s.clone(), args[1]),
+                Some(s) if dst.points_somewhere() => (s.clone(), args[1]),
                 _ => (dst.clone(), args[0]),
             };
             self.deref(
@@ -147,12 +131,27 @@ impl<'t> Lowerer<'_, 't> {
         Ok(())
     }
 
+    /// A byte count known at lowering time (`what` names the call in the
+    /// message when it is not).
+    pub fn byte_count(&mut self, a: Node<'t>, what: &str) -> R<u64> {
+        let len = match crate::consteval::eval(self.syn, a, self) {
+            Some(l) => l,
+            None => {
+                let (e, _) = self.scalar(a)?;
+                self.known_constant(&e).ok_or_else(|| {
+                    self.unsupported(
+                        a,
+                        format!("{what} with a length that is not known at compile time"),
+                    )
+                })?
+            }
+        };
+        u64::try_from(len).map_err(|_| self.unsupported(a, format!("a negative {what} length")))
+    }
+
     /// The slots the bytes `[0, len)` from `ptr` touch, by the pointee's
     /// C layout repeated.
-    fn touched(&self, ptr: &Ptr, len: u64, n: Node) -> R<Vec<Touched>> {
-        let array = ptr
-            .target
-            .expect("invariant: null pointers are handled before");
+    fn touched(&mut self, ptr: &Ptr, len: u64, n: Node) -> R<Vec<Touched>> {
         let layout = self
             .items
             .types
@@ -179,16 +178,8 @@ impl<'t> Lowerer<'_, 't> {
                     continue;
                 }
                 let hi = (lo + ty.size_bytes()).min(len);
-                let index = add_offset(
-                    ptr.offset.clone(),
-                    Expr::int((e * per + k as u64) as i128, ScalarTy::I64),
-                );
-                let place = Place::Mem {
-                    array,
-                    index,
-                    ty: CType::Scalar(*ty),
-                    volatile: ptr.volatile,
-                };
+                let slot = Expr::int((e * per + k as u64) as i128, ScalarTy::I64);
+                let place = self.slot_place(ptr, slot, *ty, n)?;
                 out.push(Touched {
                     place,
                     ty: *ty,
@@ -200,8 +191,31 @@ impl<'t> Lowerer<'_, 't> {
         Ok(out)
     }
 
+    /// The scalar `slot` slots past `ptr` (whose pointee is laid out as
+    /// its arrays' elements, see `matches_slots`): in its array, or, for a
+    /// pointer into one of several arrays, in the one it points into.
+    pub(super) fn slot_place(&mut self, ptr: &Ptr, slot: Expr, ty: ScalarTy, n: Node) -> R<Place> {
+        let index = add_offset(ptr.offset.clone(), slot);
+        match ptr.target {
+            Some(array) => Ok(Place::Mem {
+                array,
+                index,
+                ty: CType::Scalar(ty),
+                volatile: ptr.volatile,
+            }),
+            None => self.deref(
+                Ptr {
+                    offset: index,
+                    pointee: CType::Scalar(ty),
+                    ..ptr.clone()
+                },
+                n,
+            ),
+        }
+    }
+
     /// A fresh unknown value of type `ty`.
-    fn unknown(&mut self, ty: ScalarTy, reason: &str, n: Node) -> Value {
+    pub(super) fn unknown(&mut self, ty: ScalarTy, reason: &str, n: Node) -> Value {
         let span = self.span(n);
         let dst = self.temp(ty, span);
         self.emit(

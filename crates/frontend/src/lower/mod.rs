@@ -8,6 +8,7 @@
 //! - Every emitted statement carries the span of the syntax node it came from.
 
 mod asm;
+mod async_copy;
 mod builtins;
 mod calls;
 mod class_members;
@@ -28,6 +29,7 @@ mod view;
 mod warp_exchange;
 mod wmma;
 
+pub use async_copy::{ASYNC_BARRIER, ASYNC_PIPELINE};
 pub use builtins::{CURAND_MTGP32, CURAND_STATE, MATH};
 pub use value::Place;
 
