@@ -85,7 +85,7 @@ impl<'t> Lowerer<'_, 't> {
             CType::Array(e, _) => CType::Pointer(e),
             t => t,
         };
-        let (binding, kind) = match self.param_place(&name, &ty, q.volatile, p, body) {
+        let (binding, kind) = match self.param_place(&name, &ty, (q.volatile, q.const_), p, body) {
             Ok((place, kind)) => (Binding::Place(place), kind),
             // An unused parameter need not be modelled; a use reports this.
             Err(d) if d.code == "unsupported" => {
@@ -109,10 +109,11 @@ impl<'t> Lowerer<'_, 't> {
         &mut self,
         name: &str,
         ty: &CType,
-        volatile: bool,
+        (volatile, konst): (bool, bool),
         p: Node<'t>,
         body: Node<'t>,
     ) -> R<(Place, ParamKind)> {
+        let quals = (volatile, konst);
         let span = self.span(p);
         match ty {
             CType::Scalar(t) => {
@@ -191,7 +192,7 @@ impl<'t> Lowerer<'_, 't> {
                                 let (pl, k) = self.param_place(
                                     &format!("{name}.{fname}[{i}]"),
                                     &e,
-                                    volatile,
+                                    quals,
                                     p,
                                     body,
                                 )?;
@@ -203,10 +204,39 @@ impl<'t> Lowerer<'_, 't> {
                             places.push(Place::Agg(CType::Array(e, Some(n)), elems));
                             continue;
                         }
+                        CType::Array(e, Some(n)) if konst => {
+                            // A large array field of a `const` parameter
+                            // (`__grid_constant__ const params p`): the
+                            // kernel reads it like `__constant__` memory,
+                            // which is where CUDA puts kernel parameters.
+                            let slots = self.slots(&e, p)?;
+                            let id = self.new_array(
+                                &format!("{name}.{fname}"),
+                                MemSpace::Constant,
+                                ArrayOrigin::Constant,
+                                &e,
+                                vec![n],
+                                slots,
+                                span,
+                            );
+                            places.push(Place::Mem {
+                                array: id,
+                                index: Expr::int(0, ScalarTy::I64),
+                                ty: CType::Array(e, Some(n)),
+                                volatile,
+                            });
+                            continue;
+                        }
+                        CType::Array(_, Some(n)) => {
+                            return Err(self.unsupported(
+                                p,
+                                format!("an array field of {n} elements in a parameter passed by value that is not `const` (each thread would get its own copy)"),
+                            ))
+                        }
                         t => t,
                     };
                     let (pl, k) =
-                        self.param_place(&format!("{name}.{fname}"), &fty, volatile, p, body)?;
+                        self.param_place(&format!("{name}.{fname}"), &fty, quals, p, body)?;
                     match k {
                         ParamKind::Scalar(v) => vars.push(v),
                         ParamKind::Aggregate(vs) => vars.extend(vs),
