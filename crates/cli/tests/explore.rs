@@ -934,3 +934,32 @@ fn collective_async_copies_move_each_element_once() {
         out.stderr
     );
 }
+
+/// `__nv_bfloat16` keeps 8 significant bits, rounded to nearest, ties to
+/// even: 1 + 3 * 2^-8 (a tie) becomes 1 + 2^-6, -3e38 the nearest
+/// bfloat16, and 3.4e38 (past halfway above the largest finite bfloat16)
+/// infinity. Thread t writes its neighbour's rounded input.
+#[test]
+fn bfloat16_values_round_to_nearest_even() {
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "4",
+        "--array",
+        "in=[1.0,1.01171875,-3.0e38,3.4e38]",
+        "--array",
+        "out=4",
+        "--outcomes",
+    ];
+    let out = explore(&construct("math_bfloat16.cu"), &flags);
+    assert!(
+        out.stdout.contains("kernel narrow: SAFE")
+            && out
+                .stdout
+                .contains("out[0]=1.015625 out[1]=-3.0040553e38 out[2]=inf"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}

@@ -140,6 +140,7 @@ pub fn c_name(t: ScalarTy) -> &'static str {
         ScalarTy::I64 => "long",
         ScalarTy::U64 => "unsigned long",
         ScalarTy::F16 => "half",
+        ScalarTy::Bf16 => "__nv_bfloat16",
         ScalarTy::F32 => "float",
         ScalarTy::F64 => "double",
     }
@@ -374,6 +375,7 @@ pub fn named_scalar(name: &str) -> Option<ScalarTy> {
         "float" => ScalarTy::F32,
         "double" => ScalarTy::F64,
         "half" | "__half" => ScalarTy::F16,
+        "__nv_bfloat16" | "nv_bfloat16" => ScalarTy::Bf16,
         _ => return None,
     })
 }
@@ -411,7 +413,7 @@ pub fn common_type(a: ScalarTy, b: ScalarTy) -> ScalarTy {
     if a == F64 || b == F64 {
         return F64;
     }
-    if a == F32 || b == F32 || a == F16 || b == F16 {
+    if [a, b].iter().any(|t| matches!(t, F32 | F16 | Bf16)) {
         return F32;
     }
     let (a, b) = (promote(a), promote(b));
@@ -444,7 +446,7 @@ pub fn promote(t: ScalarTy) -> ScalarTy {
         ScalarTy::Bool | ScalarTy::I8 | ScalarTy::U8 | ScalarTy::I16 | ScalarTy::U16 => {
             ScalarTy::I32
         }
-        ScalarTy::F16 => ScalarTy::F32,
+        ScalarTy::F16 | ScalarTy::Bf16 => ScalarTy::F32,
         t => t,
     }
 }

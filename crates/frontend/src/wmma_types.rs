@@ -8,7 +8,7 @@
 //!
 //! Invariant: only element types with a scalar model are accepted (`half`,
 //! `float`, `double`, `int`, 8-bit integers, `precision::tf32` held as
-//! `float`); sub-byte and `bfloat16` fragments are refused by name.
+//! `float`, `__nv_bfloat16`); sub-byte fragments are refused by name.
 
 use crate::decl::TypeCx;
 use crate::syntax::named_children;
@@ -94,9 +94,12 @@ impl TypeCx<'_> {
             "tf32" if elem_text.contains("precision") && !elem_text.contains("experimental") => {
                 ScalarTy::F32
             }
-            "b1" | "u4" | "s4" | "bf16" | "__nv_bfloat16" | "nv_bfloat16" => {
+            "bf16" if elem_text.contains("precision") && !elem_text.contains("experimental") => {
+                ScalarTy::Bf16
+            }
+            "b1" | "u4" | "s4" => {
                 return Err(refuse(format!(
-                    "of `{elem_text}` elements (sub-byte and bfloat16 fragments are not modelled)"
+                    "of `{elem_text}` elements (sub-byte fragments are not modelled)"
                 )))
             }
             _ => match self.type_descriptor(*elem)? {
@@ -104,6 +107,7 @@ impl TypeCx<'_> {
                     if matches!(
                         t,
                         ScalarTy::F16
+                            | ScalarTy::Bf16
                             | ScalarTy::F32
                             | ScalarTy::F64
                             | ScalarTy::I32

@@ -85,3 +85,25 @@ fn a_copy_from_one_of_two_arrays_reads_both_candidates() {
     });
     assert!(read.contains("a") && read.contains("b"), "{read:?}");
 }
+
+/// A copy of `float`s through a `float *` over `half` memory (GEMM
+/// kernels stage float tiles in a half or bfloat16 buffer) writes each
+/// float as its two halves: four `half` slots for two floats.
+#[test]
+fn a_copy_through_memory_of_another_element_size_writes_its_slots() {
+    let (kernels, messages) = lower(
+        "#include <cuda/pipeline>\n__global__ void k(const float *g) {\n\
+         __shared__ __half s[16]; float *f = (float *)&s[0];\n\
+         cuda::pipeline<cuda::thread_scope_thread> p = cuda::make_pipeline();\n\
+         cuda::memcpy_async(f + 2, g, 2 * sizeof(float), p); }\n",
+    );
+    let k = kernels.first().unwrap_or_else(|| panic!("{messages:?}"));
+    let mut stores = 0;
+    warpsafe_ir::walk_block(&k.body, &mut |s| {
+        if let warpsafe_ir::StmtKind::Store { mem, .. } = &s.kind {
+            assert_eq!(k.array(mem.array).name, "s");
+            stores += 1;
+        }
+    });
+    assert_eq!(stores, 4);
+}

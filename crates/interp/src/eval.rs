@@ -305,7 +305,7 @@ pub fn apply_unary(
     }
     let a = cast(a, ty, opts)?;
     match (op, a) {
-        (UnOp::Neg, Value::F16(x)) => Ok(Value::from_f64(ty, -f64::from(x))),
+        (UnOp::Neg, Value::F16(x) | Value::Bf16(x)) => Ok(Value::from_f64(ty, -f64::from(x))),
         (UnOp::Neg, Value::F32(x)) => Ok(Value::F32(-x)),
         (UnOp::Neg, Value::F64(x)) => Ok(Value::F64(-x)),
         (_, Value::Bool(_)) => Err(ill_typed(format!("unary `{op:?}` on bool"))),

@@ -57,7 +57,9 @@ pub const FUNCTIONS: &[&str] = &[
     "__int_as_float", "__float_as_int", "__uint_as_float", "__float_as_uint",
     "__longlong_as_double", "__double_as_longlong", "__half_as_ushort", "__ushort_as_half",
     "__half_as_short", "__short_as_half", "__half2float", "__float2half",
-    "__float2half_rn",
+    "__float2half_rn", "__bfloat16_as_ushort", "__bfloat16_as_short", "__ushort_as_bfloat16",
+    "__short_as_bfloat16", "__bfloat162float", "__float2bfloat16", "__float2bfloat16_rn",
+    "__double2bfloat16",
     // `frexp(x, &e)`: the front end calls one for each result.
     "frexp", "frexpf", FREXP_EXPONENT,
     // Integer intrinsics.
@@ -211,6 +213,31 @@ pub fn call(
         "__float2half" | "__float2half_rn" => {
             arity(1)?;
             args[0].convert(ScalarTy::F32).convert(ScalarTy::F16)
+        }
+        "__bfloat16_as_ushort" | "__bfloat16_as_short" => {
+            arity(1)?;
+            let target = if name.contains("ushort") {
+                ScalarTy::U16
+            } else {
+                ScalarTy::I16
+            };
+            Value::from_bits(target, args[0].convert(ScalarTy::Bf16).to_bits())
+        }
+        "__ushort_as_bfloat16" | "__short_as_bfloat16" => {
+            arity(1)?;
+            Value::from_bits(ScalarTy::Bf16, args[0].convert(ScalarTy::U16).to_bits())
+        }
+        "__bfloat162float" => {
+            arity(1)?;
+            args[0].convert(ScalarTy::Bf16).convert(ScalarTy::F32)
+        }
+        "__float2bfloat16" | "__float2bfloat16_rn" => {
+            arity(1)?;
+            args[0].convert(ScalarTy::F32).convert(ScalarTy::Bf16)
+        }
+        "__double2bfloat16" => {
+            arity(1)?;
+            args[0].convert(ScalarTy::F64).convert(ScalarTy::Bf16)
         }
         _ => integer(name, args, arity)?,
     };

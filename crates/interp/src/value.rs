@@ -46,6 +46,9 @@ pub enum Value {
     /// payload that is not a binary16 number is rounded when compared,
     /// hashed or stored (`to_bits`).
     F16(f32),
+    /// A bfloat16 number, held as the `f32` of the same value (its low 16
+    /// bits are zero); built like `F16`, rounding to bfloat16.
+    Bf16(f32),
     F32(f32),
     F64(f64),
 }
@@ -64,6 +67,7 @@ impl Value {
             Value::I64(_) => ScalarTy::I64,
             Value::U64(_) => ScalarTy::U64,
             Value::F16(_) => ScalarTy::F16,
+            Value::Bf16(_) => ScalarTy::Bf16,
             Value::F32(_) => ScalarTy::F32,
             Value::F64(_) => ScalarTy::F64,
         }
@@ -90,6 +94,7 @@ impl Value {
             ScalarTy::U64 => Value::U64(v as u64),
             // `i128 as f32` rounds once (no detour through f64).
             ScalarTy::F16 => Value::F16(round_f16(v as f64)),
+            ScalarTy::Bf16 => Value::Bf16(round_bf16(v as f64)),
             ScalarTy::F32 => Value::F32(v as f32),
             ScalarTy::F64 => Value::F64(v as f64),
         }
@@ -100,6 +105,7 @@ impl Value {
     pub fn from_f64(ty: ScalarTy, v: f64) -> Value {
         match ty {
             ScalarTy::F16 => Value::F16(round_f16(v)),
+            ScalarTy::Bf16 => Value::Bf16(round_bf16(v)),
             ScalarTy::F32 => Value::F32(v as f32),
             ScalarTy::F64 => Value::F64(v),
             _ => Value::F64(v).convert(ty),
@@ -129,14 +135,14 @@ impl Value {
             Value::U32(v) => v.into(),
             Value::I64(v) => v.into(),
             Value::U64(v) => v.into(),
-            Value::F16(_) | Value::F32(_) | Value::F64(_) => return None,
+            Value::F16(_) | Value::Bf16(_) | Value::F32(_) | Value::F64(_) => return None,
         })
     }
 
     /// The value of a floating-point number (exactly), or `None`.
     pub fn as_f64(self) -> Option<f64> {
         match self {
-            Value::F16(v) | Value::F32(v) => Some(f64::from(v)),
+            Value::F16(v) | Value::Bf16(v) | Value::F32(v) => Some(f64::from(v)),
             Value::F64(v) => Some(v),
             _ => None,
         }
@@ -154,7 +160,7 @@ impl Value {
     pub fn is_true(self) -> bool {
         match self {
             Value::Bool(b) => b,
-            Value::F16(v) | Value::F32(v) => v != 0.0,
+            Value::F16(v) | Value::Bf16(v) | Value::F32(v) => v != 0.0,
             Value::F64(v) => v != 0.0,
             _ => self.as_int().unwrap_or(0) != 0,
         }
@@ -174,6 +180,7 @@ impl Value {
             Value::I64(v) => v as u64,
             Value::U64(v) => v,
             Value::F16(v) => u64::from(f16_bits(f64::from(v))),
+            Value::Bf16(v) => u64::from(bf16_bits(f64::from(v))),
             Value::F32(v) => u64::from(v.to_bits()),
             Value::F64(v) => v.to_bits(),
         }
@@ -193,6 +200,7 @@ impl Value {
             ScalarTy::I64 => Value::I64(bits as i64),
             ScalarTy::U64 => Value::U64(bits),
             ScalarTy::F16 => Value::F16(f16_from_bits(bits as u16) as f32),
+            ScalarTy::Bf16 => Value::Bf16(bf16_from_bits(bits as u16)),
             ScalarTy::F32 => Value::F32(f32::from_bits(bits as u32)),
             ScalarTy::F64 => Value::F64(f64::from_bits(bits)),
         }
@@ -220,7 +228,9 @@ impl Value {
         match (self.as_f64(), ty) {
             (None, _) => Value::from_int(ty, self.as_int().unwrap_or(0)),
             (Some(f), ScalarTy::Bool) => Value::Bool(f != 0.0),
-            (Some(f), ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64) => Value::from_f64(ty, f),
+            (Some(f), ScalarTy::F16 | ScalarTy::Bf16 | ScalarTy::F32 | ScalarTy::F64) => {
+                Value::from_f64(ty, f)
+            }
             // `as` truncates toward zero and saturates, NaN → 0.
             (Some(f), _) => match ty {
                 ScalarTy::I8 => Value::I8(f as i8),
@@ -300,6 +310,48 @@ pub fn f16_bits(v: f64) -> u16 {
     sign | (((e + 15) as u16) << 10) | (m - 1024) as u16
 }
 
+/// `v` rounded to bfloat16 (to nearest, ties to even), as an `f32`.
+pub fn round_bf16(v: f64) -> f32 {
+    bf16_from_bits(bf16_bits(v))
+}
+
+/// The bfloat16 encoding of `v` (the high half of an `f32`'s), rounded to
+/// nearest, ties to even, from `v` itself (no double rounding through
+/// `f32`).
+pub fn bf16_bits(v: f64) -> u16 {
+    let sign: u16 = if v.is_sign_negative() { 0x8000 } else { 0 };
+    if v.is_nan() {
+        return sign | 0x7fc0;
+    }
+    let a = v.abs();
+    // The largest finite bfloat16 is (2 - 2^-7) * 2^127; from halfway to
+    // 2^128 on (a tie, whose even neighbour is 2^128) it rounds to infinity.
+    if a >= (2.0 - 2f64.powi(-8)) * 2f64.powi(127) {
+        return sign | 0x7f80;
+    }
+    const MIN_NORMAL: f64 = 1.175_494_350_822_287_5e-38; // 2^-126
+    if a < MIN_NORMAL {
+        // Subnormal: multiples of 2^-133; 128 of them are the smallest
+        // normal number, encoded 0x0080.
+        let units = (a * 2f64.powi(133)).round_ties_even();
+        return sign | units as u16;
+    }
+    let exp = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023; // -126..=127
+    let quantum = 2f64.powi(exp - 7);
+    let mut m = (a / quantum).round_ties_even() as u32; // 128..=256
+    let mut e = exp;
+    if m == 256 {
+        m = 128;
+        e += 1;
+    }
+    sign | (((e + 127) as u16) << 7) | (m - 128) as u16
+}
+
+/// The number a bfloat16 encoding denotes.
+pub fn bf16_from_bits(bits: u16) -> f32 {
+    f32::from_bits(u32::from(bits) << 16)
+}
+
 /// The number a binary16 encoding denotes.
 pub fn f16_from_bits(bits: u16) -> f64 {
     let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
@@ -332,7 +384,7 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Value::Bool(b) => write!(f, "{b}"),
-            Value::F16(v) | Value::F32(v) => write!(f, "{v:?}{}", self.ty()),
+            Value::F16(v) | Value::Bf16(v) | Value::F32(v) => write!(f, "{v:?}{}", self.ty()),
             Value::F64(v) => write!(f, "{v:?}{}", self.ty()),
             v => write!(f, "{}{}", v.as_int().unwrap_or(0), v.ty()),
         }
@@ -341,6 +393,27 @@ impl fmt::Display for Value {
 
 #[cfg(test)]
 mod tests {
+    /// bfloat16 rounds to nearest, ties to even, from the exact value:
+    /// ties at 1.0 go to the even neighbour, overflow past the largest
+    /// finite value (0x7f7f) becomes infinity, subnormals count 2^-133, and
+    /// a value just above a tie rounds up although rounding it to `f32`
+    /// first would make it the tie (no double rounding).
+    #[test]
+    fn bfloat16_rounds_to_nearest_even_once() {
+        use super::bf16_bits;
+        let p = |e: i32| 2f64.powi(e);
+        assert_eq!(bf16_bits(1.0), 0x3f80);
+        assert_eq!(bf16_bits(1.0 + p(-8)), 0x3f80);
+        assert_eq!(bf16_bits(1.0 + 3.0 * p(-8)), 0x3f82);
+        assert_eq!(bf16_bits(-1.0 - p(-8) - p(-30)), 0xbf81);
+        assert_eq!(bf16_bits((2.0 - p(-7)) * p(127)), 0x7f7f);
+        assert_eq!(bf16_bits(f64::from(f32::MAX)), 0x7f80);
+        assert_eq!(bf16_bits(p(-133)), 0x0001);
+        assert_eq!(bf16_bits(p(-134)), 0x0000);
+        assert_eq!(bf16_bits(p(-126)), 0x0080);
+        assert_eq!(bf16_bits(f64::NAN) & 0x7fc0, 0x7fc0);
+    }
+
     use super::*;
 
     #[test]
@@ -395,6 +468,8 @@ mod tests {
         );
         assert_eq!(Value::F32(1.0).to_bits(), 0x3f80_0000);
         assert_eq!(Value::F16(1.0).to_bits(), 0x3c00);
+        assert_eq!(Value::from_bits(ScalarTy::Bf16, 0x3f80), Value::Bf16(1.0));
+        assert_eq!(Value::Bf16(-2.0).to_bits(), 0xc000);
         assert_eq!(Value::from_bits(ScalarTy::F16, 0x3c00), Value::F16(1.0));
     }
 

@@ -18,13 +18,18 @@ pub enum ScalarTy {
     I64,
     U64,
     F16,
+    /// bfloat16 (`__nv_bfloat16`): `f32`'s exponent, 7 fraction bits.
+    Bf16,
     F32,
     F64,
 }
 
 impl ScalarTy {
     pub fn is_float(self) -> bool {
-        matches!(self, ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64)
+        matches!(
+            self,
+            ScalarTy::F16 | ScalarTy::Bf16 | ScalarTy::F32 | ScalarTy::F64
+        )
     }
 
     pub fn is_integer(self) -> bool {
@@ -43,7 +48,7 @@ impl ScalarTy {
         match self {
             ScalarTy::Bool => 1,
             ScalarTy::I8 | ScalarTy::U8 => 8,
-            ScalarTy::I16 | ScalarTy::U16 | ScalarTy::F16 => 16,
+            ScalarTy::I16 | ScalarTy::U16 | ScalarTy::F16 | ScalarTy::Bf16 => 16,
             ScalarTy::I32 | ScalarTy::U32 | ScalarTy::F32 => 32,
             ScalarTy::I64 | ScalarTy::U64 | ScalarTy::F64 => 64,
         }
@@ -85,6 +90,7 @@ impl ScalarTy {
             ScalarTy::I64 => "i64",
             ScalarTy::U64 => "u64",
             ScalarTy::F16 => "f16",
+            ScalarTy::Bf16 => "bf16",
             ScalarTy::F32 => "f32",
             ScalarTy::F64 => "f64",
         }

@@ -67,7 +67,7 @@ impl<'a> Names<'a> {
     pub fn value(v: Value) -> String {
         match v {
             Value::Bool(b) => b.to_string(),
-            Value::F16(f) | Value::F32(f) => format!("{f:?}"),
+            Value::F16(f) | Value::Bf16(f) | Value::F32(f) => format!("{f:?}"),
             Value::F64(f) => format!("{f:?}"),
             v => v.as_int().map_or_else(|| v.to_string(), |i| i.to_string()),
         }

@@ -263,14 +263,11 @@ impl<'t> Lowerer<'_, 't> {
         if !dst_ptr.points_somewhere() || !src_ptr.points_somewhere() {
             return Err(self.unsupported(n, "a collective `memcpy_async` through a null pointer"));
         }
-        if dst_ptr.pointee != src_ptr.pointee
-            || !self.matches_slots(&dst_ptr)
-            || !self.matches_slots(&src_ptr)
-        {
+        if dst_ptr.pointee != src_ptr.pointee {
             return Err(self.unsupported(
                 n,
                 format!(
-                    "a collective `memcpy_async` from `{}*` to `{}*` (both must point to one element type laid out as declared)",
+                    "a collective `memcpy_async` from `{}*` to `{}*` (both must point to one element type)",
                     src_ptr.pointee.describe(),
                     dst_ptr.pointee.describe()
                 ),
@@ -304,7 +301,6 @@ impl<'t> Lowerer<'_, 't> {
         }
         let i64t = ScalarTy::I64;
         let wide = |e: Expr| Expr::Cast(i64t, Box::new(e));
-        let per = layout.slots.len() as i128;
         for k in 0..rounds {
             let e = match k {
                 0 => wide(rank.clone()),
@@ -322,19 +318,10 @@ impl<'t> Lowerer<'_, 't> {
             };
             let always = fixed.is_some_and(|s| (k + 1) * s <= elems);
             let (body, ()) = self.block(|s| {
-                for (j, (_, ty)) in layout.slots.iter().enumerate() {
-                    let slot = match per {
-                        1 => e.clone(),
-                        _ => Expr::binary(
-                            BinOp::Add,
-                            i64t,
-                            Expr::binary(BinOp::Mul, i64t, e.clone(), Expr::int(per, i64t)),
-                            Expr::int(j as i128, i64t),
-                        ),
-                    };
-                    let from = s.slot_place(&src_ptr, slot.clone(), *ty, n)?;
+                for j in 0..layout.slots.len() {
+                    let from = s.elem_slot_place(&src_ptr, e.clone(), &layout, j, n)?;
                     let v = s.read(&from, n)?;
-                    let to = s.slot_place(&dst_ptr, slot, *ty, n)?;
+                    let to = s.elem_slot_place(&dst_ptr, e.clone(), &layout, j, n)?;
                     s.write(&to, v, n)?;
                 }
                 Ok(())

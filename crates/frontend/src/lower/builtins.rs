@@ -200,6 +200,14 @@ pub const MATH: &[(&str, Option<ScalarTy>)] = &[
     ("__longlong_as_double", Some(ScalarTy::F64)),
     ("__double_as_longlong", Some(ScalarTy::I64)),
     ("__float2half_rn", Some(ScalarTy::F16)),
+    ("__bfloat16_as_ushort", Some(ScalarTy::U16)),
+    ("__bfloat16_as_short", Some(ScalarTy::I16)),
+    ("__ushort_as_bfloat16", Some(ScalarTy::Bf16)),
+    ("__short_as_bfloat16", Some(ScalarTy::Bf16)),
+    ("__bfloat162float", Some(ScalarTy::F32)),
+    ("__float2bfloat16", Some(ScalarTy::Bf16)),
+    ("__float2bfloat16_rn", Some(ScalarTy::Bf16)),
+    ("__double2bfloat16", Some(ScalarTy::Bf16)),
 ];
 
 /// The struct modelling a cuRAND MTGP32 state (see `Items::collect`).

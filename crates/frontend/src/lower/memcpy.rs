@@ -7,10 +7,11 @@
 //! value (reported as an approximation), never a made-up one.
 
 use super::value::{add_offset, Place, Ptr, Value};
+use super::view::Unit;
 use super::{Lowerer, R};
-use crate::types::CType;
+use crate::types::{CType, Layout};
 use tree_sitter::Node;
-use warpsafe_ir::{Const, Expr, ScalarTy, StmtKind};
+use warpsafe_ir::{BinOp, Const, Expr, ScalarTy, StmtKind};
 
 /// One slot a byte range touches: its place, type and byte range relative
 /// to the pointer.
@@ -57,17 +58,6 @@ impl<'t> Lowerer<'_, 't> {
                 at,
             )?;
             return Ok(());
-        }
-        for (p, at) in std::iter::once((&dst, args[0])).chain(src.iter().map(|s| (s, args[1]))) {
-            if !self.matches_slots(p) {
-                return Err(self.unsupported(
-                    at,
-                    format!(
-                        "memcpy/memset through a `{}*` into memory of another element size",
-                        p.pointee.describe()
-                    ),
-                ));
-            }
         }
         let dst_slots = self.touched(&dst, len, args[0])?;
         let mut approximate = false;
@@ -178,8 +168,8 @@ impl<'t> Lowerer<'_, 't> {
                     continue;
                 }
                 let hi = (lo + ty.size_bytes()).min(len);
-                let slot = Expr::int((e * per + k as u64) as i128, ScalarTy::I64);
-                let place = self.slot_place(ptr, slot, *ty, n)?;
+                let elem = Expr::int(e as i128, ScalarTy::I64);
+                let place = self.elem_slot_place(ptr, elem, &layout, k, n)?;
                 out.push(Touched {
                     place,
                     ty: *ty,
@@ -191,27 +181,89 @@ impl<'t> Lowerer<'_, 't> {
         Ok(out)
     }
 
-    /// The scalar `slot` slots past `ptr` (whose pointee is laid out as
-    /// its arrays' elements, see `matches_slots`): in its array, or, for a
-    /// pointer into one of several arrays, in the one it points into.
-    pub(super) fn slot_place(&mut self, ptr: &Ptr, slot: Expr, ty: ScalarTy, n: Node) -> R<Place> {
-        let index = add_offset(ptr.offset.clone(), slot);
-        match ptr.target {
-            Some(array) => Ok(Place::Mem {
-                array,
-                index,
-                ty: CType::Scalar(ty),
-                volatile: ptr.volatile,
-            }),
-            None => self.deref(
-                Ptr {
-                    offset: index,
-                    pointee: CType::Scalar(ty),
-                    ..ptr.clone()
-                },
-                n,
-            ),
+    /// Slot `j` of element `e` (an `i64` expression) of the pointee
+    /// layout `layout` from `ptr`: in its array, in the one of several it
+    /// points into, or, over memory of another element size, as a view of
+    /// that memory's slots (see `view`).
+    pub(super) fn elem_slot_place(
+        &mut self,
+        ptr: &Ptr,
+        e: Expr,
+        layout: &Layout,
+        j: usize,
+        n: Node,
+    ) -> R<Place> {
+        let i64t = ScalarTy::I64;
+        let (off, ty) = layout.slots[j];
+        if self.matches_slots(ptr) {
+            let per = layout.slots.len() as i128;
+            let slot = match (per, e.as_const_int()) {
+                (1, _) => e,
+                (_, Some(k)) => Expr::int(k * per + j as i128, i64t),
+                _ => Expr::binary(
+                    BinOp::Add,
+                    i64t,
+                    Expr::binary(BinOp::Mul, i64t, e, Expr::int(per, i64t)),
+                    Expr::int(j as i128, i64t),
+                ),
+            };
+            let index = add_offset(ptr.offset.clone(), slot);
+            return match ptr.target {
+                Some(array) => Ok(Place::Mem {
+                    array,
+                    index,
+                    ty: CType::Scalar(ty),
+                    volatile: ptr.volatile,
+                }),
+                None => self.deref(
+                    Ptr {
+                        offset: index,
+                        pointee: CType::Scalar(ty),
+                        ..ptr.clone()
+                    },
+                    n,
+                ),
+            };
         }
+        // Memory of another element size: the offset counts `unit` bytes,
+        // and so must the scalar's pointer for the same address.
+        let scalar = Ptr {
+            pointee: CType::Scalar(ty),
+            ..ptr.clone()
+        };
+        let unit = match (self.unit(ptr), self.unit(&scalar)) {
+            (Unit::Bytes { unit, .. }, Unit::Bytes { unit: u, .. })
+                if unit == u && layout.size.is_multiple_of(unit) && off.is_multiple_of(unit) =>
+            {
+                unit
+            }
+            _ => {
+                return Err(self.unsupported(
+                    n,
+                    format!(
+                        "copying `{}` values through memory of another element size",
+                        ptr.pointee.describe()
+                    ),
+                ))
+            }
+        };
+        let (per, at) = ((layout.size / unit) as i128, (off / unit) as i128);
+        let step = match e.as_const_int() {
+            Some(k) => Expr::int(k * per + at, i64t),
+            None => Expr::binary(
+                BinOp::Add,
+                i64t,
+                Expr::binary(BinOp::Mul, i64t, e, Expr::int(per, i64t)),
+                Expr::int(at, i64t),
+            ),
+        };
+        self.deref(
+            Ptr {
+                offset: add_offset(ptr.offset.clone(), step),
+                ..scalar
+            },
+            n,
+        )
     }
 
     /// A fresh unknown value of type `ty`.

@@ -93,6 +93,7 @@ fn to_bits(e: Expr, t: ScalarTy) -> Expr {
     let u = unsigned(t.size_bytes());
     match t {
         ScalarTy::F16 => Expr::Call("__half_as_ushort".into(), u, vec![e]),
+        ScalarTy::Bf16 => Expr::Call("__bfloat16_as_ushort".into(), u, vec![e]),
         ScalarTy::F32 => Expr::Call("__float_as_uint".into(), u, vec![e]),
         ScalarTy::F64 => cast(
             u,
@@ -108,6 +109,7 @@ fn to_bits(e: Expr, t: ScalarTy) -> Expr {
 fn from_bits(bits: Expr, t: ScalarTy) -> Expr {
     match t {
         ScalarTy::F16 => Expr::Call("__ushort_as_half".into(), t, vec![bits]),
+        ScalarTy::Bf16 => Expr::Call("__ushort_as_bfloat16".into(), t, vec![bits]),
         ScalarTy::F32 => Expr::Call("__uint_as_float".into(), t, vec![bits]),
         ScalarTy::F64 => Expr::Call(
             "__longlong_as_double".into(),
