@@ -10,13 +10,16 @@
 //! Pipeline acquire/commit/wait/release only order a thread's own copies,
 //! so they emit nothing; `cg::wait(g)` synchronises `g` (as libcu++ does);
 //! `bar.arrive_and_wait()` is `__syncthreads()`, which `init(&bar, n)`
-//! makes exact by asserting that `n` is the block's thread count.
+//! makes exact by asserting that `n` is the block's thread count; so is a
+//! split `token = bar.arrive(); ... bar.wait(token)` with nothing between
+//! the two that touches memory.
 //!
 //! Invariants: what the model cannot express is refused by name, never
 //! approximated silently: block-scoped pipelines with shared state
-//! (producer and consumer roles synchronise through the pipeline), the
-//! split `arrive()`/`wait(token)` (accesses between them are concurrent with
-//! both phases), and copies whose length is not known at lowering time.
+//! (producer and consumer roles synchronise through the pipeline), a
+//! split `arrive()`/`wait(token)` with memory accesses between them (they
+//! are concurrent with both phases), and copies whose length is not known
+//! at lowering time.
 
 use super::builtins::{block_size, linear_tid};
 use super::value::Value;
@@ -116,7 +119,13 @@ impl<'t> Lowerer<'_, 't> {
 
     /// A method of a pipeline or barrier object (`pipe.producer_commit()`,
     /// `bar.arrive_and_wait()`).
-    pub(super) fn async_method(&mut self, owner: &str, method: &str, n: Node<'t>) -> R<Value> {
+    pub(super) fn async_method(
+        &mut self,
+        owner: &str,
+        method: &str,
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<Value> {
         match (owner, method) {
             (
                 ASYNC_PIPELINE,
@@ -132,12 +141,65 @@ impl<'t> Lowerer<'_, 't> {
                 );
                 Ok(Value::Void)
             }
-            (ASYNC_BARRIER, "arrive" | "wait") => Err(self.unsupported(
-                n,
-                "the split `bar.arrive()` / `bar.wait(token)` of `cuda::barrier` (the accesses between them are concurrent with both phases); `arrive_and_wait()` is modelled",
-            )),
+            (ASYNC_BARRIER, "arrive") if args.is_empty() => {
+                // A marker the matching `wait` looks for: `token = id`.
+                let span = self.span(n);
+                let marker = self.temp(ScalarTy::U32, span);
+                let id = Expr::int(i128::from(marker.0), ScalarTy::U32);
+                self.emit(
+                    StmtKind::Assign {
+                        dst: marker,
+                        value: id.clone(),
+                    },
+                    span,
+                );
+                Ok(Value::Scalar(id, ScalarTy::U32))
+            }
+            (ASYNC_BARRIER, "wait") if args.len() == 1 => self.barrier_wait(args[0], n),
             _ => Err(self.unsupported(n, format!("`{owner}::{method}()`"))),
         }
+    }
+
+    /// `bar.wait(token)` after `token = bar.arrive()`: a block barrier when
+    /// nothing between the two touches memory or synchronises (then the
+    /// split is `arrive_and_wait()`). Accesses between them are concurrent
+    /// with both phases, which a barrier cannot express: refused.
+    fn barrier_wait(&mut self, token: Node<'t>, n: Node<'t>) -> R<Value> {
+        let refuse = |s: &Self, why: &str| {
+            s.unsupported(
+                n,
+                format!("the split `bar.arrive()` / `bar.wait(token)` of `cuda::barrier` {why} (accesses between them are concurrent with both phases; `arrive_and_wait()`, or nothing between the two, is modelled)"),
+            )
+        };
+        let v = self.value(token)?;
+        let id = match v {
+            Value::Scalar(e, _) => self.known_constant(&e),
+            _ => None,
+        };
+        let at = id.and_then(|id| {
+            self.out.iter().rposition(
+                |s| matches!(&s.kind, StmtKind::Assign { dst, .. } if i128::from(dst.0) == id),
+            )
+        });
+        let Some(at) = at else {
+            return Err(refuse(self, "with a token from another block of code"));
+        };
+        let mut touches = false;
+        warpsafe_ir::walk_block(&self.out[at + 1..].to_vec(), &mut |s| {
+            touches |= s.mem().is_some()
+                || matches!(s.kind, StmtKind::Barrier { .. } | StmtKind::Fence { .. });
+        });
+        if touches {
+            return Err(refuse(self, "with memory accesses between them"));
+        }
+        self.emit(
+            StmtKind::Barrier {
+                kind: BarrierKind::Block,
+                reduce: None,
+            },
+            self.span(n),
+        );
+        Ok(Value::Void)
     }
 
     /// Whether `a` (if any) is a pipeline or a barrier object, without

@@ -308,6 +308,8 @@ impl<'t> Lowerer<'_, 't> {
                 Value::Void
             }
             "reduce" if args.len() == 3 => return self.group_reduce(args, n).map(Some),
+            // `std::move(x)`, `std::forward<T>(x)`: the value of `x`.
+            "move" | "forward" if args.len() == 1 => self.value(args[0])?,
             "this_thread_block" => Value::Group(GroupKind::Block),
             "this_grid" => Value::Group(GroupKind::Grid),
             "coalesced_threads" => Value::Group(GroupKind::Coalesced),
@@ -789,7 +791,7 @@ impl<'t> Lowerer<'_, 't> {
             if let Some(owner) = owner {
                 if owner == super::ASYNC_PIPELINE || owner == super::ASYNC_BARRIER {
                     self.out.extend(block);
-                    return self.async_method(&owner, method, n);
+                    return self.async_method(&owner, method, args, n);
                 }
                 let defined = self.class_methods(&owner, method);
                 if !defined.is_empty() {
