@@ -321,6 +321,10 @@ impl TypeCx<'_> {
             }
             _ if !std && self.is_class_template(name) => self.class_instance(n, name, &args),
             "pipeline" | "barrier" => self.async_sync_type(n, name, &args),
+            // Cooperative groups' scratch for tiles wider than a warp
+            // (`this_thread_block(scratch)`): storage the library owns,
+            // which no access of the program's touches.
+            "block_tile_memory" => Ok(CType::Struct(crate::lower::BLOCK_TILE_MEMORY.to_string())),
             _ => Err(self.unsupported(n, self.syn.text(n))),
         }
     }

@@ -188,6 +188,7 @@ impl<'t> Items<'t> {
         for (name, field) in [
             (crate::lower::ASYNC_PIPELINE, "batches"),
             (crate::lower::ASYNC_BARRIER, "expected"),
+            (crate::lower::BLOCK_TILE_MEMORY, "reserved"),
         ] {
             let def = StructDef {
                 fields: vec![(field.to_string(), CType::Scalar(ScalarTy::U32))],

@@ -210,6 +210,9 @@ pub const MATH: &[(&str, Option<ScalarTy>)] = &[
     ("__double2bfloat16", Some(ScalarTy::Bf16)),
 ];
 
+/// The type of `cg::block_tile_memory<N>`: opaque scratch of the library.
+pub const BLOCK_TILE_MEMORY: &str = "cg::block_tile_memory";
+
 /// The struct modelling a cuRAND MTGP32 state (see `Items::collect`).
 pub const CURAND_MTGP32: &str = "curandStateMtgp32";
 /// The struct modelling the other cuRAND states.
@@ -339,8 +342,12 @@ impl<'t> Lowerer<'_, 't> {
                 let size = size.ok_or_else(|| {
                     self.unsupported(n, "a tile size that is not a compile-time constant")
                 })?;
-                if !(size > 0 && size <= 32 && (size & (size - 1)) == 0) {
-                    return Err(self.unsupported(n, "tile sizes other than powers of two up to 32"));
+                // Tiles wider than a warp (CUDA 11.1 on) synchronise and
+                // reduce over several warps; their exchanges do not exist.
+                if !(size > 0 && size <= 1024 && (size & (size - 1)) == 0) {
+                    return Err(
+                        self.unsupported(n, "tile sizes other than powers of two up to 1024")
+                    );
                 }
                 Value::Group(GroupKind::Tile(size as u32))
             }

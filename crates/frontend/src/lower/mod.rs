@@ -30,6 +30,7 @@ mod warp_exchange;
 mod wmma;
 
 pub use async_copy::{ASYNC_BARRIER, ASYNC_PIPELINE};
+pub use builtins::BLOCK_TILE_MEMORY;
 pub use builtins::{CURAND_MTGP32, CURAND_STATE, MATH};
 pub use value::Place;
 
