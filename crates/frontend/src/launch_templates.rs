@@ -17,7 +17,10 @@ use tree_sitter::Node;
 /// Every template argument list (as texts) launch `l` gives its kernel;
 /// `None` for a launch that writes no template arguments.
 pub fn launch_arg_lists(syn: &Syntax, items: &Items, l: &Launch) -> Option<Vec<Vec<String>>> {
-    let written = crate::template_arg_texts(syn, l.template_args?);
+    let written = match l.template_args {
+        Some(a) => crate::template_arg_texts(syn, a),
+        None => deduced_args(syn, items, l)?,
+    };
     let host = items.fns.iter().find(|g| g.def.id() == l.host.id());
     // The launching function's local constants (`constexpr int g = 2;`
     // before `k<T, 1024 / g><<<...>>>`) by value.
@@ -50,6 +53,131 @@ pub fn launch_arg_lists(syn: &Syntax, items: &Items, l: &Launch) -> Option<Vec<V
         })
         .collect();
     Some(lists)
+}
+
+/// The template arguments of a launch that writes none, deduced from the
+/// declared types of its arguments: `k<<<g, b>>>(d_values, n)` with `Real
+/// *d_values` declared in the host and `template <class Real> __global__
+/// void k(Real *values, int n)` gives `Real` (which the host's
+/// instantiations then resolve, as for written arguments). `None` unless
+/// every type parameter is deduced, the same way from each argument that
+/// is a variable of the host.
+fn deduced_args(syn: &Syntax, items: &Items, l: &Launch) -> Option<Vec<String>> {
+    if !l.kernel_args {
+        return None;
+    }
+    let kernel = items.fns.iter().find(|f| {
+        f.name == l.kernel && f.is_kernel() && !f.template.is_empty() && f.spec.is_none()
+    })?;
+    let params: Vec<Node> = function_params(kernel.def)?;
+    let args = named_children(l.call.child_by_field_name("arguments")?);
+    let mut out = Vec::new();
+    for t in &kernel.template {
+        if !t.is_type {
+            return None;
+        }
+        // Every parameter of type `T`, `T *`, ... whose argument is a
+        // declared variable deduces `T` (with the argument's extra `*`s);
+        // they must agree, as C++ requires.
+        let mut found: Option<String> = None;
+        for (p, a) in params.iter().zip(&args) {
+            let Some((base, depth)) = declared_type(syn, *p) else {
+                continue;
+            };
+            if base != t.name || a.kind() != "identifier" {
+                continue;
+            }
+            let (ty, d) = host_declaration(syn, l.host, syn.text(*a), l.call.start_byte())?;
+            let deduced = format!("{ty}{}", " *".repeat(d.checked_sub(depth)?));
+            if found.as_ref().is_some_and(|f| *f != deduced) {
+                return None;
+            }
+            found = Some(deduced);
+        }
+        out.push(found?);
+    }
+    Some(out)
+}
+
+/// The `parameter_declaration`s of a function definition.
+fn function_params(def: Node) -> Option<Vec<Node>> {
+    let mut d = def.child_by_field_name("declarator")?;
+    while d.kind() != "function_declarator" {
+        d = d.child_by_field_name("declarator")?;
+    }
+    Some(
+        named_children(d.child_by_field_name("parameters")?)
+            .into_iter()
+            .filter(|p| p.kind().ends_with("parameter_declaration"))
+            .collect(),
+    )
+}
+
+/// The base type text (without `const`/`volatile`) and pointer depth of a
+/// declaration's declarator `d` applied to its `type`.
+fn declared_type(syn: &Syntax, decl: Node) -> Option<(String, usize)> {
+    let ty = syn
+        .text(decl.child_by_field_name("type")?)
+        .trim()
+        .to_string();
+    let depth = pointer_depth(decl.child_by_field_name("declarator")?).1;
+    Some((ty, depth))
+}
+
+/// The identifier a declarator declares and how many `*`s it applies.
+fn pointer_depth(mut d: Node) -> (Option<Node>, usize) {
+    let mut depth = 0;
+    loop {
+        match d.kind() {
+            "identifier" => return (Some(d), depth),
+            "pointer_declarator" => depth += 1,
+            "init_declarator" | "array_declarator" | "parenthesized_declarator" => {}
+            "reference_declarator" => {}
+            _ => return (None, depth),
+        }
+        match d
+            .child_by_field_name("declarator")
+            .or_else(|| named_children(d).into_iter().next())
+        {
+            Some(inner) => d = inner,
+            None => return (None, depth),
+        }
+    }
+}
+
+/// The type text and pointer depth of `name`'s last declaration before
+/// byte `before` in the host function `host` (its parameters or a local).
+fn host_declaration(
+    syn: &Syntax,
+    host: Node,
+    name: &str,
+    before: usize,
+) -> Option<(String, usize)> {
+    let mut best: Option<(usize, String, usize)> = None;
+    let mut stack = vec![host];
+    while let Some(n) = stack.pop() {
+        if n.start_byte() >= before {
+            continue;
+        }
+        if matches!(n.kind(), "declaration" | "parameter_declaration") {
+            let ty = n
+                .child_by_field_name("type")
+                .map(|t| syn.text(t).trim().to_string());
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                let (id, depth) = pointer_depth(d);
+                if id.is_some_and(|i| syn.text(i) == name) {
+                    if let Some(ty) = &ty {
+                        if best.as_ref().is_none_or(|b| b.0 < n.start_byte()) {
+                            best = Some((n.start_byte(), ty.clone(), depth));
+                        }
+                    }
+                }
+            }
+        }
+        stack.extend(named_children(n));
+    }
+    best.map(|(_, ty, depth)| (ty, depth))
 }
 
 /// The argument lists the file instantiates template function `host` with,
