@@ -963,3 +963,28 @@ fn bfloat16_values_round_to_nearest_even() {
         out.stderr
     );
 }
+
+/// A function returning a reference is a place: `p.at(0) = x` writes the
+/// field, `SharedMemory<float>`'s `operator[]` the extern shared array, and
+/// a `const float &` bound to an accessor follows the field it refers to
+/// (thread t writes out[2t + 1] = sdata[t + 1] + 1, with sdata[4] zero).
+#[test]
+fn reference_returning_functions_are_places() {
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "4",
+        "--array",
+        "out=8",
+        "--outcomes",
+    ];
+    let out = explore(&construct("class_reference_returns.cu"), &flags);
+    assert!(
+        out.stdout
+            .contains("out[1]=2.0 out[3]=3.0 out[5]=4.0 out[7]=1.0"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}

@@ -114,7 +114,7 @@ impl TypeCx<'_> {
             }
             let declarators: Vec<Node> = field
                 .children_by_field_name("declarator", &mut field.walk())
-                .filter(|d| d.kind() != "function_declarator")
+                .filter(|d| !crate::items::declares_function(*d))
                 .collect();
             if declarators.is_empty() {
                 continue;

@@ -793,7 +793,7 @@ impl<'t> Items<'t> {
                 continue;
             }
             for d in &declarators {
-                if d.kind() == "function_declarator" {
+                if declares_function(*d) {
                     continue;
                 }
                 match cx.declarator(base.clone(), *d) {
@@ -1013,6 +1013,27 @@ pub(crate) fn declarator_core(mut d: Node) -> Option<Node> {
                     .or_else(|| named_children(d).into_iter().next())?;
             }
             _ => return Some(d),
+        }
+    }
+}
+
+/// Whether a member declarator declares a method (`f()`, `T *f()`,
+/// `T const &f() const`), not a field: a function declarator under the
+/// pointers and references of its result type.
+pub(crate) fn declares_function(mut d: Node) -> bool {
+    loop {
+        match d.kind() {
+            "function_declarator" => return true,
+            "pointer_declarator" | "reference_declarator" => {
+                match d
+                    .child_by_field_name("declarator")
+                    .or_else(|| named_children(d).into_iter().next())
+                {
+                    Some(inner) => d = inner,
+                    None => return false,
+                }
+            }
+            _ => return false,
         }
     }
 }

@@ -44,3 +44,40 @@ fn a_method_that_is_not_static_needs_an_object() {
         "{messages:?}"
     );
 }
+
+/// A method declared in a class body whose result is a reference or a
+/// pointer (`T const &lower() const;`, `T *data();`) is a method, not a
+/// field: the class keeps its two fields.
+#[test]
+fn methods_returning_references_are_not_fields() {
+    let (kernels, messages) = common::lower(
+        "template <class T> struct I { T low; T up;\n\
+         __device__ T const &lower() const; __device__ T *data(); };\n\
+         template <class T> __device__ T const &I<T>::lower() const { return low; }\n\
+         __global__ void k(I<float> *a, float *o) { o[threadIdx.x] = a[threadIdx.x].lower(); }\n",
+    );
+    let k = kernels.first().unwrap_or_else(|| panic!("{messages:?}"));
+    let a = k
+        .arrays
+        .iter()
+        .find(|a| a.name == "a")
+        .expect("invariant: parameter a");
+    assert_eq!(a.slots.len(), 2, "{:?}", a.slots);
+}
+
+/// A function returning a reference must return one place: a second
+/// `return` (a place chosen by a branch) is refused by name.
+#[test]
+fn a_reference_from_two_returns_is_refused() {
+    let (kernels, messages) = common::lower(
+        "__device__ float &pick(float *a, float *b, bool c) { if (c) return a[0]; return b[0]; }\n\
+         __global__ void k(float *a, float *b) { pick(a, b, threadIdx.x > 3) = 1; }\n",
+    );
+    assert!(kernels.is_empty());
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("more than one `return`")),
+        "{messages:?}"
+    );
+}

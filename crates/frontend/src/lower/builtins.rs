@@ -311,6 +311,16 @@ impl<'t> Lowerer<'_, 't> {
                 Value::Void
             }
             "reduce" if args.len() == 3 => return self.group_reduce(args, n).map(Some),
+            // `nan("")`, `nanf("")`: a quiet NaN (the tag string selects a
+            // payload, which no engine distinguishes).
+            "nan" | "nanf" if args.len() == 1 => {
+                let t = if name == "nanf" {
+                    ScalarTy::F32
+                } else {
+                    ScalarTy::F64
+                };
+                Value::Scalar(Expr::Const(warpsafe_ir::Const::Float(f64::NAN), t), t)
+            }
             // `std::move(x)`, `std::forward<T>(x)`: the value of `x`.
             "move" | "forward" if args.len() == 1 => self.value(args[0])?,
             "this_thread_block" => Value::Group(GroupKind::Block),

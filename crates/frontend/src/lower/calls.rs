@@ -324,6 +324,54 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
+    /// The place a call of a function returning a reference refers to:
+    /// `call` lowers the call (at node `n`), whose `return` gives it.
+    pub(super) fn call_place(
+        &mut self,
+        n: Node<'t>,
+        call: impl FnOnce(&mut Self) -> R<Value>,
+    ) -> R<Place> {
+        let saved = self.want_ref.replace(n.id());
+        let result = call(self);
+        self.want_ref = saved;
+        result?;
+        self.ref_result.take().ok_or_else(|| {
+            self.unsupported(
+                n,
+                format!(
+                    "`{}` as an assignable location (the function does not return a reference)",
+                    self.text(n)
+                ),
+            )
+        })
+    }
+
+    /// Whether `f` returns a non-`const` reference (`T &operator[](int)`).
+    fn returns_reference(&self, f: &FnItem<'t>) -> bool {
+        !crate::decl::quals(self.syn, f.def).const_ && self.declares_reference(f)
+    }
+
+    /// Whether `f` returns a `const` reference (`const T &lower() const`).
+    fn returns_const_reference(&self, f: &FnItem<'t>) -> bool {
+        crate::decl::quals(self.syn, f.def).const_ && self.declares_reference(f)
+    }
+
+    /// Whether `f`'s declarator makes its result a reference.
+    fn declares_reference(&self, f: &FnItem<'t>) -> bool {
+        let mut d = f.def.child_by_field_name("declarator");
+        while let Some(node) = d {
+            match node.kind() {
+                "reference_declarator" => return true,
+                "function_declarator" | "abstract_function_declarator" => return false,
+                _ => {}
+            }
+            d = node
+                .child_by_field_name("declarator")
+                .or_else(|| named_children(node).into_iter().next());
+        }
+        false
+    }
+
     /// A call to a function declared without a body: its result is unknown.
     /// It is assumed to access no memory, which is only believable when no
     /// pointer or reference reaches it; otherwise the call is rejected.
@@ -432,7 +480,12 @@ impl<'t> Lowerer<'_, 't> {
                     })
                     .collect();
             }
-            d = node.child_by_field_name("declarator");
+            // A reference declarator (`T &f(...)`) holds its declarator
+            // without a field name.
+            d = node
+                .child_by_field_name("declarator")
+                .or_else(|| named_children(node).into_iter().next())
+                .filter(|c| c.kind().ends_with("declarator"));
         }
         Vec::new()
     }
@@ -634,16 +687,25 @@ impl<'t> Lowerer<'_, 't> {
             self.ctor_prologue(f, this, n)?;
         }
         let ret_ty = self.return_type(f)?;
+        // A `const` reference is a place only where one is wanted (a
+        // reference bound to the call); elsewhere its value, as before.
+        let by_ref = self.returns_reference(f)
+            || (self.want_ref == Some(n.id()) && self.returns_const_reference(f));
         let span = self.span(n);
         let slot = match &ret_ty {
             CType::Void => None,
+            _ if by_ref => None,
             t => Some(self.local_place(&format!("{}.ret", f.name), t, false, n)?),
         };
         let id = self.new_loop_id();
         self.returns.push(ReturnCtx {
             target: id,
             slot: slot.clone(),
+            by_ref,
         });
+        if by_ref {
+            self.ref_returns.push(None);
+        }
         self.loops.push(LoopCtx {
             id,
             iterates: false,
@@ -652,7 +714,18 @@ impl<'t> Lowerer<'_, 't> {
         let lowered = self.block(|s| s.stmt(body));
         self.loops.pop();
         self.returns.pop();
+        let returned = if by_ref {
+            self.ref_returns.pop().flatten()
+        } else {
+            None
+        };
         let (mut block, ()) = lowered?;
+        if by_ref && (returned.is_none() || needs_loop(&block, id)) {
+            return Err(self.unsupported(
+                n,
+                format!("a call to `{}`, which returns a reference from other than one `return` at its end", f.name),
+            ));
+        }
         if needs_loop(&block, id) {
             if !matches!(block.last().map(|s| &s.kind), Some(StmtKind::Break(l)) if *l == id) {
                 block.push(warpsafe_ir::Stmt::new(StmtKind::Break(id), span));
@@ -675,6 +748,14 @@ impl<'t> Lowerer<'_, 't> {
                 block.pop();
             }
             self.out.extend(block);
+        }
+        if let Some(place) = returned {
+            // Wanted as a place (`a[i] = x` through `operator[]`): no read.
+            if self.want_ref == Some(n.id()) {
+                self.ref_result = Some(place);
+                return Ok(Value::Void);
+            }
+            return self.read(&place, n);
         }
         match slot {
             Some(p) => self.read(&p, n),
@@ -749,12 +830,9 @@ impl<'t> Lowerer<'_, 't> {
                 // A `const` reference is read where the call is (a
                 // reference variable or `&` cannot bind to a call's result,
                 // those are errors), so its value is the result.
-                "reference_declarator" if crate::decl::quals(self.syn, f.def).const_ => {}
-                "reference_declarator" => {
-                    return Err(
-                        self.unsupported(node, "functions returning non-`const` references")
-                    );
-                }
+                // A `const` reference is read where the call is (a
+                // non-`const` one is a place, see `returns_reference`).
+                "reference_declarator" => {}
                 "function_declarator" => break,
                 _ => {}
             }

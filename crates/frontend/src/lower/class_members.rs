@@ -270,26 +270,45 @@ impl<'t> Lowerer<'_, 't> {
         ) else {
             return Ok(None);
         };
-        if scope.kind() != "template_type" || member.kind() != "identifier" {
+        if member.kind() != "identifier" {
             return Ok(None);
         }
-        let Some(class) = scope.child_by_field_name("name") else {
-            return Ok(None);
-        };
-        let class = self.text(class);
-        if !self.type_cx().is_class_template(class) {
-            return Ok(None);
-        }
-        let targs = scope
-            .child_by_field_name("arguments")
-            .map(named_children)
-            .unwrap_or_default();
-        let crate::types::CType::Struct(owner) =
-            self.type_cx().class_instance(scope, class, &targs)?
-        else {
-            return Ok(None);
-        };
         let name = self.text(member);
+        let owner = match scope.kind() {
+            "template_type" => {
+                let Some(class) = scope.child_by_field_name("name") else {
+                    return Ok(None);
+                };
+                let class = self.text(class);
+                if !self.type_cx().is_class_template(class) {
+                    return Ok(None);
+                }
+                let targs = scope
+                    .child_by_field_name("arguments")
+                    .map(named_children)
+                    .unwrap_or_default();
+                let crate::types::CType::Struct(owner) =
+                    self.type_cx().class_instance(scope, class, &targs)?
+                else {
+                    return Ok(None);
+                };
+                owner
+            }
+            // A class named by a typedef or template parameter
+            // (`typedef interval_gpu<T> I;` then `I::empty()`) whose
+            // methods include `name`; a namespace names no type.
+            "namespace_identifier" | "type_identifier" => {
+                match self.type_cx().base_type_named(scope) {
+                    Ok(crate::types::CType::Struct(owner))
+                        if !self.class_methods(&owner, name).is_empty() =>
+                    {
+                        owner
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
         let methods = self.class_methods(&owner, name);
         if methods.is_empty() {
             return Err(self.unsupported(

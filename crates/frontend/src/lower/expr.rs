@@ -77,6 +77,17 @@ impl<'t> Lowerer<'_, 't> {
                 self.read(&p, n)
             }
             "subscript_expression" => {
+                // `a[i]` through a class's `operator[]`: its value (a
+                // reference result is read).
+                if let (Some(arg), Some(idx)) = (
+                    n.child_by_field_name("argument"),
+                    n.child_by_field_name("indices")
+                        .and_then(|l| named_children(l).into_iter().next()),
+                ) {
+                    if let Some((m, this)) = self.index_method(arg, idx, n)? {
+                        return self.inline(&m, None, &[idx], n, Some(this));
+                    }
+                }
                 let p = self.place(n)?;
                 self.read(&p, n)
             }

@@ -78,6 +78,9 @@ struct LoopCtx {
 struct ReturnCtx {
     target: LoopId,
     slot: Option<Place>,
+    /// The function returns a (non-`const`) reference: its `return`
+    /// gives a place (see `reference_return`).
+    by_ref: bool,
 }
 
 pub struct Lowerer<'a, 't> {
@@ -93,6 +96,13 @@ pub struct Lowerer<'a, 't> {
     shared_sites: HashMap<usize, Place>,
     loops: Vec<LoopCtx>,
     returns: Vec<ReturnCtx>,
+    /// The place each function being inlined that returns a reference
+    /// returned, innermost last.
+    ref_returns: Vec<Option<Place>>,
+    /// The call (node id) whose reference result is wanted as a place,
+    /// and that place once the call is lowered (see `call_place`).
+    want_ref: Option<usize>,
+    ref_result: Option<Place>,
     /// The definitions being inlined (by syntax node id), each with its
     /// template arguments ([`TemplateEnv::key`]): recursion.
     call_stack: Vec<(usize, String)>,
@@ -166,6 +176,9 @@ impl<'a, 't> Lowerer<'a, 't> {
             shared_sites: HashMap::new(),
             loops: Vec::new(),
             returns: Vec::new(),
+            ref_returns: Vec::new(),
+            want_ref: None,
+            ref_result: None,
             call_stack: vec![(f.def.id(), instance_key)],
             ns_stack: vec![f.ns.clone()],
             this_stack: vec![None],

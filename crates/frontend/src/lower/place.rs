@@ -84,6 +84,9 @@ impl<'t> Lowerer<'_, 't> {
                             self.unsupported(idx_node, "an index outside an array passed by value")
                         });
                 }
+                if let Some((m, this)) = self.index_method(arg, idx_node, n)? {
+                    return self.call_place(n, |s| s.inline(&m, None, &[idx_node], n, Some(this)));
+                }
                 let base = self.value(arg)?;
                 let (idx, ity) = {
                     let v = self.value(idx_node)?;
@@ -105,6 +108,8 @@ impl<'t> Lowerer<'_, 't> {
                 let ptr = self.as_ptr(v, arg)?;
                 self.deref(ptr, n)
             }
+            // A call of a function returning a reference (`at(i) = x`).
+            "call_expression" => self.call_place(n, |s| s.call(n)),
             "cast_expression" => {
                 // `(T&)x` style casts of lvalues: keep the place.
                 let v = n
@@ -114,6 +119,38 @@ impl<'t> Lowerer<'_, 't> {
             }
             _ => Err(self.unsupported(n, format!("`{}` as an assignable location", self.text(n)))),
         }
+    }
+
+    /// The `operator[]` that `arg[idx]` (node `n`) calls, with the object
+    /// it is called on, when `arg` is an object of a class defining one
+    /// (the object's statements are then emitted).
+    pub(super) fn index_method(
+        &mut self,
+        arg: Node<'t>,
+        idx: Node<'t>,
+        n: Node<'t>,
+    ) -> R<Option<(crate::items::FnItem<'t>, Place)>> {
+        let Ok((block, object)) = self.block(|s| s.place(arg)) else {
+            return Ok(None);
+        };
+        let owner = match &object {
+            Place::Agg(CType::Struct(s), _)
+            | Place::Mem {
+                ty: CType::Struct(s),
+                ..
+            } => s.clone(),
+            _ => return Ok(None),
+        };
+        let defined = self.class_methods(&owner, "operator[]");
+        if defined.is_empty() {
+            return Ok(None);
+        }
+        let Some(m) = self.resolve_overload(&defined, None, &[idx], n)? else {
+            return Err(self.unsupported(n, format!("no `{owner}::operator[]` accepts this index")));
+        };
+        self.out.extend(block);
+        let this = self.freeze(object, arg);
+        Ok(Some((m, this)))
     }
 
     pub fn undeclared(&self, n: Node) -> warpsafe_source::Diagnostic {

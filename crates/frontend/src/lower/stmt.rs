@@ -495,6 +495,25 @@ impl<'t> Lowerer<'_, 't> {
                 }
                 self.emit(StmtKind::Return, span);
             }
+            Some(ctx) if ctx.by_ref => {
+                let v = value.ok_or_else(|| {
+                    self.unsupported(n, "`return;` in a function returning a reference")
+                })?;
+                let place = self.place(v)?;
+                let place = self.freeze(place, v);
+                let top = self
+                    .ref_returns
+                    .last_mut()
+                    .expect("invariant: a by-reference return context pushes a slot");
+                if top.is_some() {
+                    return Err(self.unsupported(
+                        n,
+                        "a function returning a reference with more than one `return`",
+                    ));
+                }
+                *top = Some(place);
+                self.emit(StmtKind::Break(ctx.target), span);
+            }
             Some(ctx) => {
                 if let Some(v) = value {
                     match &ctx.slot {
@@ -550,15 +569,23 @@ impl<'t> Lowerer<'_, 't> {
             if declared.is_ref {
                 let init =
                     init.ok_or_else(|| self.unsupported(d, "a reference without an initialiser"))?;
-                if init.kind() == "call_expression" {
-                    // A `const T &` result is modelled as a value read at
-                    // the call; a reference kept past it would read later.
-                    return Err(self.unsupported(
-                        d,
-                        "a reference variable bound to a call's result (a function returning a `const` reference is read where it is called; bind the result to a value instead)",
-                    ));
-                }
-                let place = self.place(init)?;
+                // A call returning a reference gives the place it refers
+                // to; a `const T &` bound to any other call's result binds
+                // a temporary holding it.
+                let place = match self.block(|s| s.place(init)) {
+                    Ok((block, place)) => {
+                        self.out.extend(block);
+                        place
+                    }
+                    Err(_) if init.kind() == "call_expression" && q.const_ => {
+                        let v = self.value(init)?;
+                        let place = self.local_place(&name, &declared.ty, false, d)?;
+                        self.write(&place, v, d)?;
+                        self.bind(&name, Binding::Place(place));
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
                 // A reference to a base class bound to a derived object
                 // (calls through it would bind by the static type).
                 let bound = self.place_type(&place);

@@ -1,9 +1,9 @@
-//xfail:front-end
+//pass
 //--blockDim=32 --gridDim=1
-// A method returning a `const` reference is modelled as a value read where
-// it is called. A reference variable bound to its result would read the
-// object later (here after the barrier, when the neighbour has written
-// it), so it is refused with a message that says what to write instead.
+// A reference variable bound to a method returning a `const` reference
+// refers to the object itself: read after the barrier, it sees the value
+// the thread stored into its own cell after binding it (a copy taken at
+// the call would see the old one).
 template <class T> struct Cell {
   T v;
   __device__ const T &get() const { return v; }
