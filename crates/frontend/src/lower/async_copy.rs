@@ -26,7 +26,7 @@ use super::value::Value;
 use super::{Lowerer, R};
 use crate::types::{CType, GroupKind};
 use tree_sitter::Node;
-use warpsafe_ir::{BarrierKind, BinOp, Expr, ScalarTy, StmtKind};
+use warpsafe_ir::{BinOp, Expr, ScalarTy, StmtKind};
 
 /// The type of `cuda::pipeline<cuda::thread_scope_thread>`.
 pub const ASYNC_PIPELINE: &str = "cuda::pipeline<cuda::thread_scope_thread>";
@@ -89,34 +89,6 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
-    /// `T{x}`: `cuda::aligned_size_t<N>{bytes}` is the byte count, a
-    /// number type is `x` converted; other types are refused by name.
-    pub(super) fn compound_literal(&mut self, n: Node<'t>) -> R<Value> {
-        let (Some(ty), Some(list)) = (
-            n.child_by_field_name("type"),
-            n.child_by_field_name("value"),
-        ) else {
-            return Err(self.unsupported(n, "a compound literal"));
-        };
-        let items = crate::syntax::named_children(list);
-        let text = self.text(ty);
-        let name = text.split('<').next().unwrap_or(text).trim();
-        if name.rsplit("::").next() == Some("aligned_size_t") && items.len() == 1 {
-            let (e, t) = self.scalar(items[0])?;
-            return Ok(Value::Scalar(
-                self.convert(e, t, ScalarTy::U64),
-                ScalarTy::U64,
-            ));
-        }
-        match self.type_cx().type_descriptor(ty) {
-            Ok(CType::Scalar(to)) if items.len() == 1 => {
-                let (e, t) = self.scalar(items[0])?;
-                Ok(Value::Scalar(self.convert(e, t, to), to))
-            }
-            _ => Err(self.unsupported(n, format!("the compound literal `{text}{{...}}`"))),
-        }
-    }
-
     /// A method of a pipeline or barrier object (`pipe.producer_commit()`,
     /// `bar.arrive_and_wait()`).
     pub(super) fn async_method(
@@ -132,13 +104,7 @@ impl<'t> Lowerer<'_, 't> {
                 "producer_acquire" | "producer_commit" | "consumer_wait" | "consumer_release",
             ) => Ok(Value::Void),
             (ASYNC_BARRIER, "arrive_and_wait") => {
-                self.emit(
-                    StmtKind::Barrier {
-                        kind: BarrierKind::Block,
-                        reduce: None,
-                    },
-                    self.span(n),
-                );
+                self.block_barrier(n);
                 Ok(Value::Void)
             }
             (ASYNC_BARRIER, "arrive") if args.is_empty() => {
@@ -192,13 +158,7 @@ impl<'t> Lowerer<'_, 't> {
         if touches {
             return Err(refuse(self, "with memory accesses between them"));
         }
-        self.emit(
-            StmtKind::Barrier {
-                kind: BarrierKind::Block,
-                reduce: None,
-            },
-            self.span(n),
-        );
+        self.block_barrier(n);
         Ok(Value::Void)
     }
 

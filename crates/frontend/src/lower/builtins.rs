@@ -262,13 +262,7 @@ impl<'t> Lowerer<'_, 't> {
         }
         let v = match name {
             "__syncthreads" => {
-                self.emit(
-                    StmtKind::Barrier {
-                        kind: BarrierKind::Block,
-                        reduce: None,
-                    },
-                    span,
-                );
+                self.block_barrier(n);
                 Value::Void
             }
             "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
@@ -741,6 +735,18 @@ impl<'t> Lowerer<'_, 't> {
             ty.clone(),
             vals.into_iter().map(|e| Value::Scalar(e, elem)).collect(),
         ))
+    }
+
+    /// `__syncthreads()` (and what is modelled as it) at `n`.
+    pub(super) fn block_barrier(&mut self, n: Node) {
+        let span = self.span(n);
+        self.emit(
+            StmtKind::Barrier {
+                kind: BarrierKind::Block,
+                reduce: None,
+            },
+            span,
+        );
     }
 
     pub fn group_sync(&mut self, g: Value, n: Node) -> R<()> {

@@ -878,6 +878,34 @@ impl<'t> Lowerer<'_, 't> {
             Ok(old)
         }
     }
+
+    /// `T{x}`: `cuda::aligned_size_t<N>{bytes}` is the byte count, a
+    /// number type is `x` converted; other types are refused by name.
+    pub(super) fn compound_literal(&mut self, n: Node<'t>) -> R<Value> {
+        let (Some(ty), Some(list)) = (
+            n.child_by_field_name("type"),
+            n.child_by_field_name("value"),
+        ) else {
+            return Err(self.unsupported(n, "a compound literal"));
+        };
+        let items = named_children(list);
+        let text = self.text(ty);
+        let name = text.split('<').next().unwrap_or(text).trim();
+        if name.rsplit("::").next() == Some("aligned_size_t") && items.len() == 1 {
+            let (e, t) = self.scalar(items[0])?;
+            return Ok(Value::Scalar(
+                self.convert(e, t, ScalarTy::U64),
+                ScalarTy::U64,
+            ));
+        }
+        match self.type_cx().type_descriptor(ty) {
+            Ok(CType::Scalar(to)) if items.len() == 1 => {
+                let (e, t) = self.scalar(items[0])?;
+                Ok(Value::Scalar(self.convert(e, t, to), to))
+            }
+            _ => Err(self.unsupported(n, format!("the compound literal `{text}{{...}}`"))),
+        }
+    }
 }
 
 fn cmp_op(op: &str) -> Option<BinOp> {
