@@ -988,3 +988,30 @@ fn reference_returning_functions_are_places() {
         out.stderr
     );
 }
+
+/// A lambda called through its name is its body inlined at the call with
+/// its captures by reference: `pick` returns one of four values by a
+/// switch, `load` reads the staged tile (thread t writes tile[t + 1] plus
+/// its input; tile[4] is zero with four threads).
+#[test]
+fn lambdas_run_where_they_are_called() {
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "4",
+        "--array",
+        "in=[10,20,30,40]",
+        "--array",
+        "out=4",
+        "--outcomes",
+    ];
+    let out = explore(&construct("lambda_by_reference.cu"), &flags);
+    assert!(
+        out.stdout
+            .contains("out[0]=11.0 out[1]=22.0 out[2]=33.0 out[3]=40.0"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}

@@ -32,6 +32,11 @@ impl<'t> Lowerer<'_, 't> {
                 self.unsupported(n, "kernel launches from device code (dynamic parallelism)")
             );
         }
+        if f.kind() == "identifier" {
+            if let Some(Binding::Lambda(i)) = self.lookup(self.text(f)) {
+                return self.call_lambda(i, &args, n);
+            }
+        }
         match f.kind() {
             "field_expression" => {
                 return match self.method_call(f, &args, n) {
@@ -508,7 +513,75 @@ impl<'t> Lowerer<'_, 't> {
             return Err(self.unsupported(n, "calls nested more than 64 deep"));
         }
         let params = self.params_of(f);
-        // Evaluate arguments in the caller's environment.
+        let (values, ref_places, deduced_from) = self.call_args(&params, args, n)?;
+        let tenv = self.deduce(f, targs, &params, &deduced_from, n)?;
+        // An explicit specialisation for these template arguments replaces
+        // the primary template's body.
+        let spec = self.specialisation(f, &tenv)?;
+        let (f, tenv) = match &spec {
+            Some(s) => (s, TemplateEnv::default()),
+            None => (f, tenv),
+        };
+        // The specialisation's own parameters (`int x` for `T x`).
+        let params = match &spec {
+            Some(s) => self.params_of(s),
+            None => params,
+        };
+        // A call of the function being inlined with the same template
+        // arguments recurses; `f<i - 1>` inside `f<i>` (compile-time
+        // unrolling, ended by a specialisation) does not.
+        let instance = (f.def.id(), tenv.key());
+        if self.call_stack.contains(&instance) {
+            return Err(warpsafe_source::Diagnostic::error(
+                "recursion",
+                format!("recursive call to `{}`: recursion is not supported", f.name),
+            )
+            .at(self.span(n))
+            .with_label(self.syn.span(f.def), "the function is defined here"));
+        }
+        let body = f
+            .def
+            .child_by_field_name("body")
+            .ok_or_else(|| self.unsupported(n, "function without a body"))?;
+        let saved_tenv = std::mem::replace(&mut self.tenv, tenv);
+        let saved_scopes =
+            std::mem::replace(&mut self.scopes, vec![std::collections::HashMap::new()]);
+        let saved_loops = std::mem::take(&mut self.loops);
+        let saved_usings = std::mem::take(&mut self.local_usings);
+        self.call_stack.push(instance);
+        self.ns_stack.push(f.ns.clone());
+        self.instances.push(self.next_instance);
+        self.next_instance += 1;
+        let class = f.owner.clone();
+        self.this_stack
+            .push(this.clone().and_then(|p| class.map(|c| (c, p))));
+        let taken = self.scan_addr_taken(body);
+        self.addr_taken.push(taken);
+        let result = self.bind_this(this.clone(), n).and_then(|()| {
+            self.inline_body(f, body, (&params, values, ref_places), this.as_ref(), n)
+        });
+        self.addr_taken.pop();
+        self.ns_stack.pop();
+        self.instances.pop();
+        self.this_stack.pop();
+        self.local_usings = saved_usings;
+        self.call_stack.pop();
+        self.loops = saved_loops;
+        self.scopes = saved_scopes;
+        self.tenv = saved_tenv;
+        result
+    }
+
+    /// The arguments of a call, evaluated in the caller's environment:
+    /// each parameter's value, or the place a reference parameter binds,
+    /// and what template deduction sees of each.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn call_args(
+        &mut self,
+        params: &[Node<'t>],
+        args: &[Node<'t>],
+        n: Node<'t>,
+    ) -> R<(Vec<Option<Value>>, Vec<Option<Place>>, Vec<Option<Value>>)> {
         let mut values = Vec::new();
         let mut ref_places = Vec::new();
         // What template deduction sees of each argument, references included.
@@ -570,86 +643,17 @@ impl<'t> Lowerer<'_, 't> {
                 }
             }
         }
-        let tenv = self.deduce(f, targs, &params, &deduced_from, n)?;
-        // An explicit specialisation for these template arguments replaces
-        // the primary template's body.
-        let spec = self.specialisation(f, &tenv)?;
-        let (f, tenv) = match &spec {
-            Some(s) => (s, TemplateEnv::default()),
-            None => (f, tenv),
-        };
-        // The specialisation's own parameters (`int x` for `T x`).
-        let params = match &spec {
-            Some(s) => self.params_of(s),
-            None => params,
-        };
-        // A call of the function being inlined with the same template
-        // arguments recurses; `f<i - 1>` inside `f<i>` (compile-time
-        // unrolling, ended by a specialisation) does not.
-        let instance = (f.def.id(), tenv.key());
-        if self.call_stack.contains(&instance) {
-            return Err(warpsafe_source::Diagnostic::error(
-                "recursion",
-                format!("recursive call to `{}`: recursion is not supported", f.name),
-            )
-            .at(self.span(n))
-            .with_label(self.syn.span(f.def), "the function is defined here"));
-        }
-        let body = f
-            .def
-            .child_by_field_name("body")
-            .ok_or_else(|| self.unsupported(n, "function without a body"))?;
-        let saved_tenv = std::mem::replace(&mut self.tenv, tenv);
-        let saved_scopes =
-            std::mem::replace(&mut self.scopes, vec![std::collections::HashMap::new()]);
-        let saved_loops = std::mem::take(&mut self.loops);
-        let saved_usings = std::mem::take(&mut self.local_usings);
-        self.call_stack.push(instance);
-        self.ns_stack.push(f.ns.clone());
-        self.instances.push(self.next_instance);
-        self.next_instance += 1;
-        let class = f.owner.clone();
-        self.this_stack
-            .push(this.clone().and_then(|p| class.map(|c| (c, p))));
-        let taken = self.scan_addr_taken(body);
-        self.addr_taken.push(taken);
-        let result = self.bind_this(this.clone(), n).and_then(|()| {
-            self.inline_body(f, body, (&params, values, ref_places), this.as_ref(), n)
-        });
-        self.addr_taken.pop();
-        self.ns_stack.pop();
-        self.instances.pop();
-        self.this_stack.pop();
-        self.local_usings = saved_usings;
-        self.call_stack.pop();
-        self.loops = saved_loops;
-        self.scopes = saved_scopes;
-        self.tenv = saved_tenv;
-        result
+        Ok((values, ref_places, deduced_from))
     }
 
-    /// A method's fields are in scope by name (the implicit `this`).
-    fn bind_this(&mut self, this: Option<Place>, n: Node<'t>) -> R<()> {
-        let Some(this) = this else { return Ok(()) };
-        let ty = match &this {
-            Place::Agg(t, _) | Place::Mem { ty: t, .. } => t.clone(),
-            _ => CType::Void,
-        };
-        for (field, _, _) in self.items.types.fields(&ty).unwrap_or_default() {
-            let place = self.field(this.clone(), &field, n)?;
-            self.bind(&field, Binding::Place(place));
-        }
-        Ok(())
-    }
-
-    fn inline_body(
+    /// Binds each parameter to its argument's value (a fresh local) or,
+    /// for a reference parameter, to the place it refers to.
+    pub(super) fn bind_params(
         &mut self,
-        f: &FnItem<'t>,
-        body: Node<'t>,
-        (params, values, refs): ParamBindings<'_, 't>,
-        this: Option<&Place>,
-        n: Node<'t>,
-    ) -> R<Value> {
+        params: &[Node<'t>],
+        values: Vec<Option<Value>>,
+        refs: Vec<Option<Place>>,
+    ) -> R<()> {
         for ((p, v), r) in params.iter().zip(values).zip(refs) {
             let q = crate::decl::quals(self.syn, *p);
             let ty_node = p
@@ -683,6 +687,32 @@ impl<'t> Lowerer<'_, 't> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// A method's fields are in scope by name (the implicit `this`).
+    fn bind_this(&mut self, this: Option<Place>, n: Node<'t>) -> R<()> {
+        let Some(this) = this else { return Ok(()) };
+        let ty = match &this {
+            Place::Agg(t, _) | Place::Mem { ty: t, .. } => t.clone(),
+            _ => CType::Void,
+        };
+        for (field, _, _) in self.items.types.fields(&ty).unwrap_or_default() {
+            let place = self.field(this.clone(), &field, n)?;
+            self.bind(&field, Binding::Place(place));
+        }
+        Ok(())
+    }
+
+    fn inline_body(
+        &mut self,
+        f: &FnItem<'t>,
+        body: Node<'t>,
+        (params, values, refs): ParamBindings<'_, 't>,
+        this: Option<&Place>,
+        n: Node<'t>,
+    ) -> R<Value> {
+        self.bind_params(params, values, refs)?;
         if let Some(this) = this {
             self.ctor_prologue(f, this, n)?;
         }
@@ -691,11 +721,25 @@ impl<'t> Lowerer<'_, 't> {
         // reference bound to the call); elsewhere its value, as before.
         let by_ref = self.returns_reference(f)
             || (self.want_ref == Some(n.id()) && self.returns_const_reference(f));
+        self.returning_body(&f.name, body, &ret_ty, by_ref, n)
+    }
+
+    /// Lowers the body of a called function or lambda: each `return` writes
+    /// the result (`ret_ty`) and leaves the body, or, for a function
+    /// returning a reference (`by_ref`), names the place it refers to.
+    pub(super) fn returning_body(
+        &mut self,
+        name: &str,
+        body: Node<'t>,
+        ret_ty: &CType,
+        by_ref: bool,
+        n: Node<'t>,
+    ) -> R<Value> {
         let span = self.span(n);
-        let slot = match &ret_ty {
+        let slot = match ret_ty {
             CType::Void => None,
             _ if by_ref => None,
-            t => Some(self.local_place(&format!("{}.ret", f.name), t, false, n)?),
+            t => Some(self.local_place(&format!("{name}.ret"), t, false, n)?),
         };
         let id = self.new_loop_id();
         self.returns.push(ReturnCtx {
@@ -723,7 +767,7 @@ impl<'t> Lowerer<'_, 't> {
         if by_ref && (returned.is_none() || needs_loop(&block, id)) {
             return Err(self.unsupported(
                 n,
-                format!("a call to `{}`, which returns a reference from other than one `return` at its end", f.name),
+                format!("a call to `{name}`, which returns a reference from other than one `return` at its end"),
             ));
         }
         if needs_loop(&block, id) {

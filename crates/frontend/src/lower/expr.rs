@@ -149,7 +149,10 @@ impl<'t> Lowerer<'_, 't> {
             "string_literal" | "concatenated_string" => {
                 Err(self.unsupported(n, "a string outside `printf` or `assert`"))
             }
-            "lambda_expression" => Err(self.unsupported(n, "lambda expressions")),
+            "lambda_expression" => Err(self.unsupported(
+                n,
+                "a lambda other than one bound to a local name and called through it (`auto f = [&](int i) { ... }; f(1);`)",
+            )),
             "new_expression" | "delete_expression" => {
                 Err(self.unsupported(n, "dynamic allocation (`new`/`delete`)"))
             }
@@ -205,6 +208,12 @@ impl<'t> Lowerer<'_, 't> {
             Some(Binding::Const(v, t)) => return Ok(Value::Scalar(Expr::int(v, t), t)),
             Some(Binding::Group(g)) => return Ok(Value::Group(g)),
             Some(Binding::Unusable(d)) => return Err(d.with_label(self.span(n), "used here")),
+            Some(Binding::Lambda(_)) => {
+                return Err(self.unsupported(
+                    n,
+                    format!("the lambda `{name}` other than called (passed or copied as a value)"),
+                ))
+            }
             None => {}
         }
         if self.items.ambiguous.contains(name) {

@@ -17,6 +17,7 @@ mod cuda_atomic;
 mod entry;
 mod expr;
 mod half;
+mod lambda;
 mod memcpy;
 mod overload;
 mod place;
@@ -60,6 +61,9 @@ pub enum Binding {
     /// A kernel parameter of a type warpsafe cannot model: using it is an
     /// error (this one), declaring it is not.
     Unusable(Diagnostic),
+    /// A lambda (`auto f = [&](int i) { ... };`): its index in
+    /// `Lowerer::lambdas`.
+    Lambda(usize),
 }
 
 /// The innermost construct that `break`/`continue`/`return` leave.
@@ -96,6 +100,8 @@ pub struct Lowerer<'a, 't> {
     shared_sites: HashMap<usize, Place>,
     loops: Vec<LoopCtx>,
     returns: Vec<ReturnCtx>,
+    /// The lambda expressions bound to local names (see `lambda`).
+    lambdas: Vec<Node<'t>>,
     /// The place each function being inlined that returns a reference
     /// returned, innermost last.
     ref_returns: Vec<Option<Place>>,
@@ -176,6 +182,7 @@ impl<'a, 't> Lowerer<'a, 't> {
             shared_sites: HashMap::new(),
             loops: Vec::new(),
             returns: Vec::new(),
+            lambdas: Vec::new(),
             ref_returns: Vec::new(),
             want_ref: None,
             ref_result: None,

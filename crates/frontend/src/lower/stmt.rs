@@ -517,6 +517,12 @@ impl<'t> Lowerer<'_, 't> {
             Some(ctx) => {
                 if let Some(v) = value {
                     match &ctx.slot {
+                        // `return {};`, `return {a, b};`: the result
+                        // initialised from the list.
+                        Some(slot) if v.kind() == "initializer_list" => {
+                            let ty = self.place_type(slot);
+                            self.init_place(slot, &ty, v)?;
+                        }
                         Some(slot) => {
                             let val = self.value(v)?;
                             self.write(slot, val, n)?;
@@ -605,6 +611,11 @@ impl<'t> Lowerer<'_, 't> {
             if is_auto {
                 let init =
                     init.ok_or_else(|| self.unsupported(d, "`auto` without an initialiser"))?;
+                if init.kind() == "lambda_expression" {
+                    let lambda = self.lambda(init)?;
+                    self.bind(&name, lambda);
+                    continue;
+                }
                 let v = self.value(init)?;
                 let place = match v {
                     Value::Group(g) => {
