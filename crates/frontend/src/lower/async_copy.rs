@@ -324,19 +324,19 @@ impl<'t> Lowerer<'_, 't> {
         let i64t = ScalarTy::I64;
         let wide = |e: Expr| Expr::Cast(i64t, Box::new(e));
         for k in 0..rounds {
+            // Round k starts k * size elements in (a constant for tiles).
+            let start = match fixed {
+                Some(s) => Expr::int(i128::from(k * s), i64t),
+                None => Expr::binary(
+                    BinOp::Mul,
+                    i64t,
+                    Expr::int(k as i128, i64t),
+                    wide(threads.clone()),
+                ),
+            };
             let e = match k {
                 0 => wide(rank.clone()),
-                _ => Expr::binary(
-                    BinOp::Add,
-                    i64t,
-                    wide(rank.clone()),
-                    Expr::binary(
-                        BinOp::Mul,
-                        i64t,
-                        Expr::int(k as i128, i64t),
-                        wide(threads.clone()),
-                    ),
-                ),
+                _ => Expr::binary(BinOp::Add, i64t, wide(rank.clone()), start),
             };
             let always = fixed.is_some_and(|s| (k + 1) * s <= elems);
             let (body, ()) = self.block(|s| {
