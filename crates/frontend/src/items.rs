@@ -11,7 +11,7 @@ use crate::decl::{anon_struct_name, quals, Quals, TemplateEnv, TypeCx};
 use crate::member_types::ClassTypes;
 use crate::syntax::{named_children, Syntax};
 use crate::types::{CType, StructDef, TypeTable};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 use warpsafe_ir::ScalarTy;
 use warpsafe_source::Diagnostic;
@@ -116,6 +116,9 @@ impl<'t> ClassInfo<'t> {
 #[derive(Default)]
 pub struct Items<'t> {
     pub fns: Vec<FnItem<'t>>,
+    /// The names of the functions and methods anywhere in the file
+    /// (class templates included) declared to return a reference.
+    pub reference_returning: HashSet<String>,
     /// Names of functions declared without a body.
     pub prototypes: Vec<(String, Node<'t>)>,
     pub globals: Vec<GlobalItem<'t>>,
@@ -197,6 +200,7 @@ impl<'t> Items<'t> {
             items.types.structs.insert(name.to_string(), def);
         }
         items.walk(syn, syn.root(), &[]);
+        items.reference_returning = reference_returning(syn);
         items
     }
 
@@ -1015,6 +1019,35 @@ pub(crate) fn declarator_core(mut d: Node) -> Option<Node> {
             _ => return Some(d),
         }
     }
+}
+
+/// The names of every function or method declared (or defined) with a
+/// reference result: `T &at(int)`, `const T &C<T>::lower() const`.
+fn reference_returning(syn: &Syntax) -> HashSet<String> {
+    let mut names = HashSet::new();
+    let mut stack = vec![syn.root()];
+    while let Some(n) = stack.pop() {
+        if matches!(
+            n.kind(),
+            "function_definition" | "field_declaration" | "declaration"
+        ) {
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                if d.kind() == "reference_declarator" && declares_function(d) {
+                    let core = declarator_core(d);
+                    let name = core.map(|c| match c.child_by_field_name("name") {
+                        Some(last) => syn.text(last),
+                        None => syn.text(c),
+                    });
+                    if let Some(name) = name {
+                        names.insert(name.split_whitespace().collect());
+                    }
+                }
+            }
+        }
+        stack.extend(named_children(n));
+    }
+    names
 }
 
 /// Whether a member declarator declares a method (`f()`, `T *f()`,

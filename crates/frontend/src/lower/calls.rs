@@ -351,6 +351,22 @@ impl<'t> Lowerer<'_, 't> {
         })
     }
 
+    /// Whether the call `n` may name a function returning a reference: a
+    /// function or method of that name in the file is declared with one.
+    pub(super) fn may_return_reference(&self, n: Node<'t>) -> bool {
+        let Some(f) = n.child_by_field_name("function") else {
+            return false;
+        };
+        let name = match f.kind() {
+            "field_expression" => f
+                .child_by_field_name("field")
+                .map(|m| self.text(m).to_string())
+                .unwrap_or_default(),
+            _ => self.callee_name(f).0,
+        };
+        self.items.reference_returning.contains(&name)
+    }
+
     /// Whether `f` returns a non-`const` reference (`T &operator[](int)`).
     fn returns_reference(&self, f: &FnItem<'t>) -> bool {
         !crate::decl::quals(self.syn, f.def).const_ && self.declares_reference(f)
@@ -746,10 +762,8 @@ impl<'t> Lowerer<'_, 't> {
             target: id,
             slot: slot.clone(),
             by_ref,
+            returned: None,
         });
-        if by_ref {
-            self.ref_returns.push(None);
-        }
         self.loops.push(LoopCtx {
             id,
             iterates: false,
@@ -757,12 +771,11 @@ impl<'t> Lowerer<'_, 't> {
         });
         let lowered = self.block(|s| s.stmt(body));
         self.loops.pop();
-        self.returns.pop();
-        let returned = if by_ref {
-            self.ref_returns.pop().flatten()
-        } else {
-            None
-        };
+        let returned = self
+            .returns
+            .pop()
+            .expect("invariant: this body's return context was pushed above")
+            .returned;
         let (mut block, ()) = lowered?;
         if by_ref && (returned.is_none() || needs_loop(&block, id)) {
             return Err(self.unsupported(
@@ -871,11 +884,8 @@ impl<'t> Lowerer<'_, 't> {
                     ty = CType::Pointer(Box::new(ty))
                 }
                 "abstract_function_declarator" => break,
-                // A `const` reference is read where the call is (a
-                // reference variable or `&` cannot bind to a call's result,
-                // those are errors), so its value is the result.
-                // A `const` reference is read where the call is (a
-                // non-`const` one is a place, see `returns_reference`).
+                // A reference result has the referred type: whether the
+                // call reads it or is a place is `inline_body`'s choice.
                 "reference_declarator" => {}
                 "function_declarator" => break,
                 _ => {}

@@ -82,9 +82,11 @@ struct LoopCtx {
 struct ReturnCtx {
     target: LoopId,
     slot: Option<Place>,
-    /// The function returns a (non-`const`) reference: its `return`
-    /// gives a place (see `reference_return`).
+    /// The function returns a reference: its `return` names a place
+    /// (see `Lowerer::returning_body`), ...
     by_ref: bool,
+    /// ... this one, once its `return` is lowered.
+    returned: Option<Place>,
 }
 
 pub struct Lowerer<'a, 't> {
@@ -102,9 +104,6 @@ pub struct Lowerer<'a, 't> {
     returns: Vec<ReturnCtx>,
     /// The lambda expressions bound to local names (see `lambda`).
     lambdas: Vec<Node<'t>>,
-    /// The place each function being inlined that returns a reference
-    /// returned, innermost last.
-    ref_returns: Vec<Option<Place>>,
     /// The call (node id) whose reference result is wanted as a place,
     /// and that place once the call is lowered (see `call_place`).
     want_ref: Option<usize>,
@@ -183,7 +182,6 @@ impl<'a, 't> Lowerer<'a, 't> {
             loops: Vec::new(),
             returns: Vec::new(),
             lambdas: Vec::new(),
-            ref_returns: Vec::new(),
             want_ref: None,
             ref_result: None,
             call_stack: vec![(f.def.id(), instance_key)],

@@ -109,7 +109,10 @@ impl<'t> Lowerer<'_, 't> {
                 self.deref(ptr, n)
             }
             // A call of a function returning a reference (`at(i) = x`).
-            "call_expression" => self.call_place(n, |s| s.call(n)),
+            // Other calls are refused before being lowered: place() is
+            // tried speculatively (reference parameters, method receivers),
+            // and lowering each nested call twice would be exponential.
+            "call_expression" if self.may_return_reference(n) => self.call_place(n, |s| s.call(n)),
             "cast_expression" => {
                 // `(T&)x` style casts of lvalues: keep the place.
                 let v = n
@@ -130,6 +133,15 @@ impl<'t> Lowerer<'_, 't> {
         idx: Node<'t>,
         n: Node<'t>,
     ) -> R<Option<(crate::items::FnItem<'t>, Place)>> {
+        // Only a named object (`sdata[i]`, `v.data[i]`, `(*p)[i]`): `arg`
+        // is lowered here and again by the caller when it is not one,
+        // which must not repeat at every level of `a[i][j][k]`.
+        if !matches!(
+            arg.kind(),
+            "identifier" | "field_expression" | "parenthesized_expression" | "pointer_expression"
+        ) {
+            return Ok(None);
+        }
         let Ok((block, object)) = self.block(|s| s.place(arg)) else {
             return Ok(None);
         };

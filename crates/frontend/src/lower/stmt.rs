@@ -502,16 +502,16 @@ impl<'t> Lowerer<'_, 't> {
                 let place = self.place(v)?;
                 let place = self.freeze(place, v);
                 let top = self
-                    .ref_returns
+                    .returns
                     .last_mut()
-                    .expect("invariant: a by-reference return context pushes a slot");
-                if top.is_some() {
+                    .expect("invariant: `ctx` is the innermost return context");
+                if top.returned.is_some() {
                     return Err(self.unsupported(
                         n,
                         "a function returning a reference with more than one `return`",
                     ));
                 }
-                *top = Some(place);
+                top.returned = Some(place);
                 self.emit(StmtKind::Break(ctx.target), span);
             }
             Some(ctx) => {
