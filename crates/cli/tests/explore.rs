@@ -1015,3 +1015,119 @@ fn lambdas_run_where_they_are_called() {
         out.stderr
     );
 }
+
+/// Pointers stored in memory: a local array of pointers into a shared
+/// array reads the vertices the kernel pointed it at (thread t wrote
+/// vertex t of each row, and edges 1, 2, 3 pick threads 1, 2 and 3), and
+/// the host's pointers in `lines` and `rows` each reach an object of their
+/// own, named by the slot the pointer is in.
+#[test]
+fn pointers_in_memory_reach_their_objects() {
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "4",
+        "--array",
+        "edges=[1,2,3]",
+        "--array",
+        "out=4",
+        "--outcomes",
+    ];
+    let out = explore(&construct("pointer_array_local.cu"), &flags);
+    assert!(
+        out.stdout
+            .contains("out[0]=123.0 out[1]=123.0 out[2]=123.0 out[3]=123.0"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    // Line 0's pointer (slot 4) is not null and its count is 4; line 1's
+    // pointer (slot 10) is null, so block 1 writes only its row.
+    let flags = [
+        "--grid-dim",
+        "2",
+        "--block-dim",
+        "4",
+        "--array",
+        "lines=[0,0,3,6,1,4,0,0,0,0,0,0]",
+        "--outcomes",
+    ];
+    let out = explore(&construct("pointer_in_memory.cu"), &flags);
+    assert!(
+        out.stdout
+            .contains("(*lines[slot 4])[6]=3.0 (*lines[slot 4])[7]=6.0 (*rows[slot 0])[0]=0.0")
+            && out.stdout.contains("(*rows[slot 1])[3]=1.0")
+            && !out.stdout.contains("lines[slot 10]"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}
+
+/// A kernel that launches kernels runs its own threads (the launch is not
+/// followed); its racy twin's race among them is found.
+#[test]
+fn device_launches_run_the_parent_grid() {
+    let flags = [
+        "--kernel",
+        "parent",
+        "--param",
+        "n=4",
+        "--grid-dim",
+        "2",
+        "--block-dim",
+        "4",
+        "--array",
+        "seen=10",
+        "--outcomes",
+    ];
+    let out = explore(&construct("device_launch.cu"), &flags);
+    assert!(
+        out.stdout.contains("kernel parent: SAFE")
+            && out
+                .stdout
+                .contains("seen[0]=1 seen[1]=1 seen[2]=0 seen[3]=1"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("kernel launches from device code are not followed"),
+        "{}",
+        out.stderr
+    );
+    let out = explore(&construct("device_launch_racy.cu"), &flags);
+    assert!(
+        out.stdout.contains("data race on seen[0]"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}
+
+/// `c ? in[i] : make_float2(0, 0)` reads `in` only where `c` holds: the
+/// inactive threads' writes to the upper half do not race with it, and
+/// they get zeros.
+#[test]
+fn conditional_aggregates_read_only_on_their_branch() {
+    let flags = [
+        "--grid-dim",
+        "1",
+        "--block-dim",
+        "8",
+        "--array",
+        "in=[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]",
+        "--array",
+        "out=16",
+        "--outcomes",
+    ];
+    let out = explore(&construct("conditional_aggregate_loads.cu"), &flags);
+    assert!(
+        out.stdout.contains("SAFE") && out.stdout.contains("out[6]=7.0 out[7]=8.0 out[8]=0.0"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}

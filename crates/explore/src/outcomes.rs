@@ -64,12 +64,8 @@ impl<'k> Outcomes<'k> {
                 let text: Vec<String> = state
                     .iter()
                     .map(|(a, i, v)| {
-                        let name = self
-                            .kernel
-                            .arrays
-                            .get(a.0 as usize)
-                            .map_or("?", |a| a.name.as_str());
-                        format!("{name}[{i}]={}", Names::value(*v))
+                        let slot = warpsafe_mc::witness::slot_text(self.kernel, *a, *i);
+                        format!("{slot}={}", Names::value(*v))
                     })
                     .collect();
                 let text = if text.is_empty() {

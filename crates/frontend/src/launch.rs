@@ -39,11 +39,66 @@ pub struct Launch<'t> {
     pub arg_lists: Option<Vec<Vec<String>>>,
 }
 
+/// Whether `f` runs only on the device (a kernel or a `__device__`
+/// function without `__host__`): its launches are not host launches.
+fn device_only(f: &crate::items::FnItem) -> bool {
+    f.is_kernel() || (f.quals.device && !f.quals.host)
+}
+
+/// A launch from device code (dynamic parallelism): only its constant
+/// dimensions are known; its arguments are device values.
+#[derive(Clone, Debug)]
+pub struct DeviceLaunch {
+    pub kernel: String,
+    pub grid: Option<[u64; 3]>,
+    pub block: Option<[u64; 3]>,
+    pub shared: Option<u64>,
+}
+
+/// The launches in device code. A kernel launched there gets launches
+/// whose arguments the host never sees, so its host launches' arguments
+/// are not all it gets.
+pub fn device_launches(syn: &Syntax, items: &Items) -> Vec<DeviceLaunch> {
+    let mut out = Vec::new();
+    // A `__host__ __device__` function's launches may run on the device.
+    for f in items.fns.iter().filter(|f| f.is_device()) {
+        let Some(body) = f.def.child_by_field_name("body") else {
+            continue;
+        };
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            let config = named_children(n)
+                .into_iter()
+                .find(|c| c.kind() == "kernel_call_syntax");
+            if let (Some(config), Some(k)) = (config, n.child_by_field_name("function")) {
+                let k = match k.kind() {
+                    "template_function" => k.child_by_field_name("name").unwrap_or(k),
+                    _ => k,
+                };
+                let config = named_children(config);
+                let dims = |i: usize| const_dims(syn, items, *config.get(i)?);
+                out.push(DeviceLaunch {
+                    kernel: syn.text(k).rsplit("::").next().unwrap_or("").to_string(),
+                    grid: dims(0),
+                    block: dims(1),
+                    shared: config
+                        .get(2)
+                        .and_then(|a| eval(syn, *a, items))
+                        .and_then(|v| u64::try_from(v).ok()),
+                });
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+    }
+    out
+}
+
 pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> {
     let mut out = Vec::new();
     let is_kernel = |name: &str| items.fns.iter().any(|g| g.is_kernel() && g.name == name);
     for f in &items.fns {
-        if f.is_kernel() {
+        if device_only(f) {
             continue;
         }
         let Some(body) = f.def.child_by_field_name("body") else {
@@ -261,6 +316,29 @@ fn dim_value(
     n: Node,
     at: usize,
 ) -> Option<[u64; 3]> {
+    if let Some(d) = const_dims(syn, items, n) {
+        return Some(d);
+    }
+    match n.kind() {
+        "identifier" => {
+            let name = syn.text(n);
+            // `int blocks = 0; cudaOccupancyMaxPotentialBlockSize(&blocks,
+            // ...)` writes it: only an initialiser still held counts.
+            let init = values.init_at(name, at)?;
+            match dim3_ctor_args(init) {
+                Some(args) => dims_from_args(syn, items, args),
+                None => dim_value(syn, items, values, init, at),
+            }
+        }
+        "parenthesized_expression" => {
+            dim_value(syn, items, values, *named_children(n).first()?, at)
+        }
+        _ => None,
+    }
+}
+
+/// A dimension written as a constant: `128`, `N / 32`, `dim3(16, 16)`.
+fn const_dims(syn: &Syntax, items: &dyn ConstEnv, n: Node) -> Option<[u64; 3]> {
     if let Some(v) = eval(syn, n, items) {
         return Some([u64::try_from(v).ok()?, 1, 1]);
     }
@@ -276,19 +354,7 @@ fn dim_value(
                 named_children(n.child_by_field_name("arguments")?),
             )
         }
-        "identifier" => {
-            let name = syn.text(n);
-            // `int blocks = 0; cudaOccupancyMaxPotentialBlockSize(&blocks,
-            // ...)` writes it: only an initialiser still held counts.
-            let init = values.init_at(name, at)?;
-            match dim3_ctor_args(init) {
-                Some(args) => dims_from_args(syn, items, args),
-                None => dim_value(syn, items, values, init, at),
-            }
-        }
-        "parenthesized_expression" => {
-            dim_value(syn, items, values, *named_children(n).first()?, at)
-        }
+        "parenthesized_expression" => const_dims(syn, items, *named_children(n).first()?),
         _ => None,
     }
 }

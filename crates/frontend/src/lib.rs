@@ -109,6 +109,7 @@ pub fn compile(
     let items = Items::collect(&syn);
     diagnostics.extend(items.diagnostics.iter().cloned());
     let launches = launch::find_launches(&syn, &items);
+    let from_device = launch::device_launches(&syn, &items);
     let kernels: Vec<&FnItem> = items
         .fns
         .iter()
@@ -209,7 +210,7 @@ pub fn compile(
             continue;
         }
         for texts in instances {
-            match lower_one(&syn, &items, f, &texts, &launches) {
+            match lower_one(&syn, &items, f, &texts, &launches, &from_device) {
                 Ok((mut kernel, warnings)) => {
                     diagnostics.extend(warnings);
                     if several {
@@ -253,7 +254,13 @@ fn lower_one<'t>(
     f: &FnItem<'t>,
     texts: &[String],
     launches: &[launch::Launch<'t>],
+    from_device: &[launch::DeviceLaunch],
 ) -> Result<(warpsafe_ir::Kernel, Vec<Diagnostic>), Diagnostic> {
+    // A kernel launched from device code gets launches whose arguments the
+    // host never sees: only dimensions every launch, host or device,
+    // gives as the same constant are taken.
+    let device: Vec<&launch::DeviceLaunch> =
+        from_device.iter().filter(|l| l.kernel == f.name).collect();
     // The launches of this instantiation (of every one, for a kernel that
     // is not a template).
     let mine: Vec<&launch::Launch> = launches
@@ -276,8 +283,13 @@ fn lower_one<'t>(
         _ => None,
     };
     if let Some(first) = mine.first() {
-        let block = agreed(mine.iter().map(|l| l.block).collect());
-        let grid = agreed(mine.iter().map(|l| l.grid).collect());
+        let dims = |host: fn(&launch::Launch) -> Option<[u64; 3]>,
+                    dev: fn(&launch::DeviceLaunch) -> Option<[u64; 3]>| {
+            let all = mine.iter().map(|l| host(l));
+            agreed(all.chain(device.iter().map(|l| dev(l))).collect())
+        };
+        let block = dims(|l| l.block, |l| l.block);
+        let grid = dims(|l| l.grid, |l| l.grid);
         if block.is_none() && grid.is_none() {
             warnings.push(
                 Diagnostic::note("launch", "the kernel is launched with several or non-constant configurations; no default dimensions taken")
@@ -288,7 +300,8 @@ fn lower_one<'t>(
         launch.span = Some(first.span);
         launch.dynamic_shared = first
             .shared
-            .filter(|_| mine.iter().all(|l| l.shared == first.shared));
+            .filter(|_| mine.iter().all(|l| l.shared == first.shared))
+            .filter(|_| device.iter().all(|l| l.shared == first.shared));
         if let Some(b) = block {
             launch.block = Some(b);
             launch
@@ -302,9 +315,15 @@ fn lower_one<'t>(
                 .push(("gridDim from the launch".into(), Some(first.span)));
         }
     }
-    if let Some(first) = mine.first() {
+    if let Some(first) = mine.first().filter(|_| device.is_empty()) {
         let rel = launch_relation::relations(syn, items, &kernel, &mine);
         apply_relations(&mut kernel, rel, first.span, mine.len());
+    }
+    if !device.is_empty() {
+        kernel.launch.notes.push((
+            "the kernel is also launched from device code, whose arguments are not known".into(),
+            None,
+        ));
     }
     infer_unused_dims(&mut kernel);
     Ok((kernel, warnings))

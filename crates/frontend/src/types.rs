@@ -190,6 +190,8 @@ impl TypeTable {
         match ty {
             CType::Scalar(t) | CType::Atomic(t, _) => Some(vec![*t]),
             CType::FnPtr => Some(vec![ScalarTy::U32]),
+            // A pointer in memory (see the front end's mem_pointer.rs).
+            CType::Pointer(_) => Some(vec![ScalarTy::U64]),
             CType::Vector(t, n, _) => Some(vec![*t; *n as usize]),
             CType::Struct(name) => self.with_struct(name, |def| {
                 let mut out = Vec::new();

@@ -47,7 +47,15 @@ pub enum ArrayOrigin {
     Constant,
     /// A local array, or a local aggregate whose address is taken.
     Local,
+    /// The objects that pointers the host stored in memory point to: the
+    /// pointer in slot `k` of its holder array points to the object that
+    /// starts at slot `k * POINTEE_STRIDE` of this array (the front end's
+    /// `mem_pointer.rs`).
+    Pointee,
 }
+
+/// Slots between two objects of a [`ArrayOrigin::Pointee`] array.
+pub const POINTEE_STRIDE: i128 = 1 << 48;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Array {

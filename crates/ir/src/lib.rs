@@ -28,7 +28,7 @@ mod volatile;
 pub use expr::{BinOp, Builtin, Const, Dim, Expr, UnOp, FREXP_EXPONENT};
 pub use kernel::{
     Array, ArrayId, ArrayOrigin, Kernel, LaunchConfig, MemSpace, Module, Param, ParamKind, Var,
-    VarId, VarKind, INFERRED, RELATION_NOTE,
+    VarId, VarKind, INFERRED, POINTEE_STRIDE, RELATION_NOTE,
 };
 pub use print::{print_expr, print_kernel};
 pub use stmt::{

@@ -448,6 +448,7 @@ impl Array {
             crate::ArrayOrigin::DeviceGlobal => "device",
             crate::ArrayOrigin::Constant => "constant",
             crate::ArrayOrigin::Local => "local",
+            crate::ArrayOrigin::Pointee => "pointee",
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::races::{RaceAccess, RaceKind};
 use crate::reference::Execution;
 use std::fmt::Write;
 use warpsafe_interp::{FaultKind, Value};
-use warpsafe_ir::{ArrayId, Kernel, Span};
+use warpsafe_ir::{ArrayId, ArrayOrigin, Kernel, Span};
 use warpsafe_source::SourceMap;
 
 /// Names of the things of one kernel's executions.
@@ -27,6 +27,21 @@ use warpsafe_source::SourceMap;
 pub struct Names<'a> {
     pub kernel: &'a Kernel,
     pub sources: &'a SourceMap,
+}
+
+/// Slot `index` of `array`: `data[3]`, or `(*lines[slot 4])[2]` for slot 2
+/// of the object the pointer in slot 4 of `lines` points to (an
+/// [`ArrayOrigin::Pointee`] array).
+pub fn slot_text(kernel: &Kernel, array: ArrayId, index: u64) -> String {
+    match kernel.arrays.get(array.0 as usize) {
+        Some(a) if a.origin == ArrayOrigin::Pointee => {
+            let stride = warpsafe_ir::POINTEE_STRIDE as u64;
+            let holder = a.name.trim_end_matches("[]");
+            format!("({holder}[slot {}])[{}]", index / stride, index % stride)
+        }
+        Some(a) => format!("{}[{index}]", a.name),
+        None => format!("array{}[{index}]", array.0),
+    }
 }
 
 impl<'a> Names<'a> {
@@ -41,9 +56,10 @@ impl<'a> Names<'a> {
             .map_or_else(|| format!("array{}", id.0), |a| a.name.clone())
     }
 
-    /// `data[0]`, or `r[1]@block0` for a `__shared__` slot.
+    /// `data[0]`, `(*lines[slot 4])[2]` ([`slot_text`]), or `r[1]@block0`
+    /// for a `__shared__` slot.
     pub fn loc(&self, loc: Loc) -> String {
-        let mut s = format!("{}[{}]", self.array(loc.array), loc.index);
+        let mut s = slot_text(self.kernel, loc.array, loc.index);
         if let Some(b) = loc.block {
             let _ = write!(s, "@block{b}");
         }

@@ -181,6 +181,18 @@ pub fn element(kernel: &Kernel, array: warpsafe_ir::ArrayId, slot: i128) -> Stri
         return format!("[{slot}]");
     };
     let per = a.slots.len().max(1) as i128;
+    if a.origin == warpsafe_ir::ArrayOrigin::Pointee {
+        // `*lines[]`: the object the pointer in slot `k` of `lines` points to.
+        let stride = warpsafe_ir::POINTEE_STRIDE;
+        let (object, within) = (slot.div_euclid(stride), slot.rem_euclid(stride));
+        let holder = a.name.trim_end_matches("[]");
+        let (elem, component) = (within.div_euclid(per), within.rem_euclid(per));
+        let mut text = format!("({holder}[slot {object}])[{elem}]");
+        if per > 1 {
+            let _ = write!(text, " (component {component} of {})", a.elem);
+        }
+        return text;
+    }
     let (elem, component) = (slot.div_euclid(per), slot.rem_euclid(per));
     let total: Option<i128> = a
         .dims

@@ -311,11 +311,15 @@ fn input_array<'k>(k: &'k Kernel, name: &str) -> Option<&'k Array> {
 }
 
 /// Whether the host can give the array's length or contents: pointer
-/// parameters and `__device__`/`__constant__` variables.
+/// parameters, `__device__`/`__constant__` variables and the objects
+/// pointers in host memory point to.
 fn takes_input(a: &Array) -> bool {
     matches!(
         a.origin,
-        ArrayOrigin::Param | ArrayOrigin::DeviceGlobal | ArrayOrigin::Constant
+        ArrayOrigin::Param
+            | ArrayOrigin::DeviceGlobal
+            | ArrayOrigin::Constant
+            | ArrayOrigin::Pointee
     )
 }
 

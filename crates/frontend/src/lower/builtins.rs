@@ -260,6 +260,9 @@ impl<'t> Lowerer<'_, 't> {
         if let Some(v) = self.async_call(name, args, n)? {
             return Ok(Some(v));
         }
+        if let Some(v) = self.device_runtime_call(name, args, n)? {
+            return Ok(Some(v));
+        }
         let v = match name {
             "__syncthreads" => {
                 self.block_barrier(n);

@@ -24,13 +24,11 @@ impl<'t> Lowerer<'_, 't> {
             .child_by_field_name("arguments")
             .map(named_children)
             .unwrap_or_default();
-        if named_children(n)
-            .iter()
-            .any(|c| c.kind() == "kernel_call_syntax")
+        if let Some(config) = named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "kernel_call_syntax")
         {
-            return Err(
-                self.unsupported(n, "kernel launches from device code (dynamic parallelism)")
-            );
+            return self.device_launch(config, &args, n);
         }
         if f.kind() == "identifier" {
             if let Some(Binding::Lambda(i)) = self.lookup(self.text(f)) {

@@ -125,9 +125,6 @@ impl<'t> Lowerer<'_, 't> {
                 Ok((Place::FnVar(v), ParamKind::Scalar(v)))
             }
             CType::Pointer(pointee) => {
-                if matches!(**pointee, CType::Pointer(_)) {
-                    return Err(self.unsupported(p, "pointers to pointers as kernel parameters"));
-                }
                 let elem = if **pointee == CType::Void {
                     CType::Scalar(ScalarTy::U8)
                 } else {

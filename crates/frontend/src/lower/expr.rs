@@ -43,6 +43,7 @@ impl<'t> Lowerer<'_, 't> {
                 offset: Expr::int(0, ScalarTy::I64),
                 pointee: CType::Void,
                 volatile: false,
+                null_if: None,
             })),
             "parenthesized_expression" => {
                 let inner = *named_children(n)
@@ -391,6 +392,19 @@ impl<'t> Lowerer<'_, 't> {
                 };
                 return self.ptr_diff(p, q, n);
             }
+            (Value::Ptr(x), Value::Ptr(y), "==" | "!=")
+                if (x.is_null() && self.points_to_host_object(y))
+                    || (y.is_null() && self.points_to_host_object(x)) =>
+            {
+                let p = if x.is_null() { y } else { x };
+                return self.host_pointer_is_null(p, op == "==", n);
+            }
+            (Value::Ptr(p), Value::Scalar(e, _), "==" | "!=")
+            | (Value::Scalar(e, _), Value::Ptr(p), "==" | "!=")
+                if e.as_const_int() == Some(0) && self.points_to_host_object(p) =>
+            {
+                return self.host_pointer_is_null(p, op == "==", n);
+            }
             (Value::Ptr(p), Value::Ptr(q), "==" | "!=") if p.points_apart(q) => {
                 // Null against an object, or objects of distinct arrays
                 // (distinct parameters do not alias: README's known gaps).
@@ -519,6 +533,31 @@ impl<'t> Lowerer<'_, 't> {
         if ba.is_empty() && bb.is_empty() {
             return self.select(cond, va, vb, n);
         }
+        if let (Value::Agg(ty, _), Value::Agg(tb, _)) = (&va, &vb) {
+            // `c ? p.get() : make_float2(0, 0)`: each arm's loads run only
+            // on its branch, and fill one temporary aggregate.
+            if ty != tb {
+                return Err(self.unsupported(
+                    n,
+                    format!(
+                        "a conditional between a `{}` and a `{}`",
+                        ty.describe(),
+                        tb.describe()
+                    ),
+                ));
+            }
+            let ty = ty.clone();
+            let place = self.local_place("select", &ty, false, n)?;
+            let (wa, ()) = self.block(|s| s.write(&place, va, a))?;
+            let (wb, ()) = self.block(|s| s.write(&place, vb, b))?;
+            let mut then_ = ba;
+            then_.extend(wa);
+            let mut else_ = bb;
+            else_.extend(wb);
+            let span = self.span(n);
+            self.emit(StmtKind::If { cond, then_, else_ }, span);
+            return self.read(&place, n);
+        }
         let (ea, ta) = self.scalar_of(va, a)?;
         let (eb, tb) = self.scalar_of(vb, b)?;
         let (ea, eb, t) = self.unify_conditional((ea, ta), (eb, tb));
@@ -566,6 +605,7 @@ impl<'t> Lowerer<'_, 't> {
                     offset,
                     pointee: p.pointee,
                     volatile: p.volatile || q.volatile,
+                    null_if: None,
                 }))
             }
             (Value::Agg(t, xs), Value::Agg(_, ys)) if xs.len() == ys.len() => {
@@ -602,6 +642,7 @@ impl<'t> Lowerer<'_, 't> {
                     offset: Expr::int(0, ScalarTy::I64),
                     pointee: (**pointee).clone(),
                     volatile: false,
+                    null_if: None,
                 }))
             }
             (_, CType::Void) => Ok(Value::Void),
@@ -704,6 +745,7 @@ impl<'t> Lowerer<'_, 't> {
                 offset: index,
                 pointee: ty,
                 volatile,
+                null_if: None,
             })),
             Place::AtomicRef(inner, ..) => self.address_of(*inner, n),
             Place::View(v) => Ok(Value::Ptr(self.view_address(*v, n)?)),
@@ -725,6 +767,7 @@ impl<'t> Lowerer<'_, 't> {
                     offset: index.clone(),
                     pointee: ty.clone(),
                     volatile: *volatile,
+                    null_if: None,
                 })),
                 _ => Err(self.unsupported(
                     n,

@@ -14,10 +14,12 @@ mod calls;
 mod class_members;
 mod ctor;
 mod cuda_atomic;
+mod device_launch;
 mod entry;
 mod expr;
 mod half;
 mod lambda;
+mod mem_pointer;
 mod memcpy;
 mod overload;
 mod place;
@@ -148,6 +150,11 @@ pub struct Lowerer<'a, 't> {
     pub warnings: Vec<Diagnostic>,
     /// The surface layout approximation was stated (once per kernel).
     surface_noted: bool,
+    /// The array every pointer stored in a kernel-filled array of pointers
+    /// points into (see `mem_pointer.rs`).
+    mem_ptr_targets: HashMap<ArrayId, ArrayId>,
+    /// The pointee array of each host-filled holder and pointee type.
+    pointees: HashMap<(ArrayId, String), ArrayId>,
 }
 
 impl<'a, 't> Lowerer<'a, 't> {
@@ -202,6 +209,8 @@ impl<'a, 't> Lowerer<'a, 't> {
             names: HashMap::new(),
             warnings: Vec::new(),
             surface_noted: false,
+            mem_ptr_targets: HashMap::new(),
+            pointees: HashMap::new(),
         }
     }
 

@@ -357,6 +357,7 @@ fn representative(t: &CType) -> Option<Value> {
             offset: warpsafe_ir::Expr::int(0, ScalarTy::I64),
             pointee: (**p).clone(),
             volatile: false,
+            null_if: None,
         }),
         CType::Struct(_) | CType::Vector(..) => Value::Agg(t.clone(), Vec::new()),
         _ => return None,

@@ -289,6 +289,7 @@ impl<'t> Lowerer<'_, 't> {
                 offset: Expr::int(0, ScalarTy::I64),
                 pointee: CType::Void,
                 volatile: false,
+                null_if: None,
             }),
             other => {
                 Err(self.unsupported(n, format!("indirection through a `{}`", other.ty_desc())))

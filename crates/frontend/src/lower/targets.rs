@@ -297,6 +297,8 @@ impl<'t> Lowerer<'_, 't> {
         // Ids of discarded variables will be reused: forget what was known.
         self.known.retain(|k, _| k.0 < nv);
         self.globals.retain(|_, p| live_place(p));
+        self.mem_ptr_targets.retain(|h, t| h.0 < na && t.0 < na);
+        self.pointees.retain(|(h, _), a| h.0 < na && a.0 < na);
         self.shared_sites.retain(|_, p| live_place(p));
     }
 
@@ -330,6 +332,7 @@ impl<'t> Lowerer<'_, 't> {
             offset,
             pointee: p.pointee,
             volatile: p.volatile || q.volatile,
+            null_if: None,
         })
     }
 
@@ -430,6 +433,7 @@ impl<'t> Lowerer<'_, 't> {
                 offset: index,
                 pointee: (**elem).clone(),
                 volatile,
+                null_if: None,
             }));
         }
         let scalar = match &ty {

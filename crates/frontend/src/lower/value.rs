@@ -20,6 +20,9 @@ pub struct Ptr {
     pub offset: Expr,
     pub pointee: CType,
     pub volatile: bool,
+    /// For a pointer read from memory the host filled: true when it is
+    /// null (its slot holds 0). See `mem_pointer.rs`.
+    pub null_if: Option<Expr>,
 }
 
 impl Ptr {
@@ -192,6 +195,12 @@ impl Lowerer<'_, '_> {
             Value::AtomicRef(..) => {
                 Err(self.unsupported(n, "implicit conversion of an atomic reference"))
             }
+            Value::Ptr(p) if to == ScalarTy::Bool && self.points_to_host_object(&p) => {
+                match self.host_pointer_is_null(&p, false, n)? {
+                    Value::Scalar(e, _) => Ok(e),
+                    _ => unreachable!("host_pointer_is_null gives a bool"),
+                }
+            }
             Value::Ptr(p) if to == ScalarTy::Bool => {
                 // `if (ptr)`: non-null is known at lowering time.
                 Ok(Expr::bool(p.points_somewhere()))
@@ -224,6 +233,7 @@ impl Lowerer<'_, '_> {
                     offset: Expr::Var(*offset),
                     pointee: pointee.clone(),
                     volatile: *volatile,
+                    null_if: None,
                 }))
             }
             Place::Agg(ty, fields) => {
@@ -258,12 +268,16 @@ impl Lowerer<'_, '_> {
                             _ => Value::Scalar(Expr::Var(dst), t),
                         })
                     }
+                    CType::Pointer(pointee) => {
+                        self.read_mem_pointer(*array, index, pointee, *volatile, n)
+                    }
                     CType::Array(elem, _) => Ok(Value::Ptr(Ptr {
                         target: Some(*array),
                         choice: None,
                         offset: index.clone(),
                         pointee: (**elem).clone(),
                         volatile: *volatile,
+                        null_if: None,
                     })),
                     CType::Vector(..) | CType::Struct(_) => {
                         let fields = self.mem_fields(*array, index, ty, *volatile, n)?;
@@ -411,6 +425,7 @@ impl Lowerer<'_, '_> {
                     }
                     Ok(())
                 }
+                CType::Pointer(_) => self.write_mem_pointer(*array, index, v, n),
                 other => {
                     Err(self.unsupported(n, format!("storing a `{}` to memory", other.describe())))
                 }

@@ -329,6 +329,7 @@ impl<'t> Lowerer<'_, 't> {
             offset: int(0, ScalarTy::I64),
             pointee: v.ty,
             volatile: v.volatile,
+            null_if: None,
         };
         let unit = match self.unit(&ptr) {
             Unit::Bytes { unit, .. } => unit,

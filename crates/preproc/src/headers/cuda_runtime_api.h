@@ -33,7 +33,9 @@ struct cudaPos {
   size_t z;
 };
 typedef unsigned long long cudaGraphConditionalHandle;
-typedef struct CUstream_st *cudaStream_t;
+// A stream is an opaque number to warpsafe (device code only passes it to
+// launches, which the front end's device_launch.rs does not follow).
+typedef unsigned long long cudaStream_t;
 typedef unsigned long long cudaTextureObject_t;
 // A surface is a byte array to warpsafe (see the front end's surface.rs).
 typedef unsigned char *cudaSurfaceObject_t;
