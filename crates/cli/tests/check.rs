@@ -341,6 +341,37 @@ fn check_dump_aligned() {
     }
 }
 
+/// `--dump aligned` prints the phases the check itself aligned (nothing
+/// is aligned twice), with the same verdict as without it; a check that
+/// stops before aligning (contradictory preconditions) says so instead of
+/// printing phases it never queried.
+#[test]
+fn dump_aligned_shows_the_checks_own_aligning() {
+    let text = "__global__ void k(int *a, int n) {\n  for (int i = 0; i < n; i++) {\n    a[threadIdx.x] = i;\n    __syncthreads();\n  }\n}\n";
+    let (_, with) = common::run_on("check", "aligned_once.cu", text, &["--dump", "aligned"]);
+    let (_, without) = common::run_on("check", "aligned_once.cu", text, &[]);
+    assert!(with.contains("phase 1"), "{with}");
+    let verdict = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("kernel k: ") && !l.contains("after barrier aligning"))
+            .map(str::to_string)
+    };
+    assert!(verdict(&without).is_some(), "{without}");
+    assert_eq!(verdict(&with), verdict(&without), "{with}");
+    let contradiction = "__global__ void k(int *a, int n) {\n  __requires(n > 4);\n  __requires(n < 2);\n  a[0] = threadIdx.x;\n}\n";
+    let (_, stdout) = common::run_on(
+        "check",
+        "aligned_never.cu",
+        contradiction,
+        &["--dump", "aligned"],
+    );
+    assert!(
+        stdout.contains("not aligned: the check stopped before aligning"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("phase 1"), "{stdout}");
+}
+
 /// Assumptions no thread satisfies would make every query unsat: the kernel
 /// is UNKNOWN, never DRF, and its assertions are not reported as holding.
 #[test]

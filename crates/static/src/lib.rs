@@ -54,14 +54,14 @@ pub use align::{
 pub use encode::EncodeError;
 pub use infer::{infer, InferError};
 pub use print::{print_proto, print_protocol, print_sym};
-pub use print_aligned::print_aligned;
 pub use protocol::{
     Access, AccessMode, Approximation, ArrayProtocol, Condition, ConditionOrigin, ForLoop,
     KernelProtocol, LoopRange, Proto, Step, SyncKind,
 };
 pub use race::{
-    bounds_threads_along_x, check_kernel, check_protocol, Assumptions, RaceConfig, ALIGNING_REASON,
-    COUNTER_NO_WRAP_NOTE, ONLY_INTRA_GROUP_NOTE, SIGNED_OVERFLOW_NOTE,
+    bounds_threads_along_x, check_kernel, check_protocol, check_protocol_dumping_aligned,
+    Assumptions, RaceConfig, ALIGNING_REASON, COUNTER_NO_WRAP_NOTE, ONLY_INTRA_GROUP_NOTE,
+    SIGNED_OVERFLOW_NOTE,
 };
 pub use sym::{Sym, Unknown, UnknownReason};
 pub use verdict::{

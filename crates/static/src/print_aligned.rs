@@ -13,48 +13,37 @@
 //! same loops share that loop variable's value between the two threads of
 //! a same-block query.
 //!
-//! Aligning asks the solver whether conditionals and loop bounds around
-//! barriers are uniform (the same [`Check`] oracle the race check uses), so
-//! printing starts a solver; the phases printed are the ones the check
-//! queries. When aligning stops (an unsupported construct, barrier
-//! divergence, a solver failure) the reason is printed instead.
+//! The race check hands its own aligning's result here
+//! ([`crate::check_protocol_dumping_aligned`]), so the phases printed are
+//! the ones it queried, and nothing is aligned a second time. When
+//! aligning stops (an unsupported construct, barrier divergence, a solver
+//! failure) the reason is printed instead.
 //!
-//! Invariant: printing never changes a verdict; it only re-runs aligning.
+//! Invariant: printing never changes a verdict; it only formats.
 
 use std::fmt::Write;
 
-use crate::align::{align, AlignError, Aligned, Role, Site};
+use crate::align::{AlignError, Aligned, Role, Site};
 use crate::print::print_sym;
-use crate::protocol::{AccessMode, ForLoop, KernelProtocol};
-use crate::race::{Check, RaceConfig};
+use crate::protocol::{AccessMode, ForLoop};
 use warpsafe_ir::{Kernel, LoopId, Span};
 use warpsafe_source::SourceMap;
 
-/// Aligns `kp` (asking the solver of `config` the well-formedness
-/// questions) and prints its phases.
-pub fn print_aligned(
+/// The text of one aligning's result: its phases, or why it stopped.
+pub(crate) fn aligned_text<E: std::fmt::Display>(
     kernel: &Kernel,
-    kp: &KernelProtocol,
-    config: &RaceConfig,
+    result: &Result<Aligned<'_>, AlignError<E>>,
     sources: &SourceMap,
 ) -> String {
-    let mut check = Check::new(
-        kernel,
-        kp,
-        config.solver.clone(),
-        &config.params,
-        config.assumptions,
-        Vec::new(),
-    );
     let mut out = String::new();
-    match align(&kp.body, &mut check) {
-        Ok(aligned) => phases(&mut out, kernel, &aligned, sources),
+    match result {
+        Ok(aligned) => phases(&mut out, kernel, aligned, sources),
         Err(AlignError::Unsupported(reason, span)) => {
             let _ = writeln!(
                 out,
                 "kernel {}: not aligned: {reason} (at {})",
                 kernel.name,
-                sources.describe(span)
+                sources.describe(*span)
             );
         }
         Err(AlignError::Divergent(ds)) => {

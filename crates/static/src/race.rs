@@ -72,6 +72,7 @@ use warpsafe_ir::{
 use warpsafe_smt::{
     term, CheckResult, SmtError, Solver, SolverConfig, SolverKind, Sort, Term, Transcript,
 };
+use warpsafe_source::SourceMap;
 
 mod pairs;
 mod query;
@@ -217,6 +218,37 @@ pub fn check_kernel(kernel: &Kernel, config: &RaceConfig) -> KernelReport {
 /// Checks an inferred protocol of `kernel` for data races, barrier
 /// divergence and assertion failures.
 pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig) -> KernelReport {
+    check(kernel, kp, config, None).0
+}
+
+/// [`check_protocol`], also giving the phases its aligning made as text
+/// (`--dump aligned`; see `print_aligned`), or why there are none.
+pub fn check_protocol_dumping_aligned(
+    kernel: &Kernel,
+    kp: &KernelProtocol,
+    config: &RaceConfig,
+    sources: &SourceMap,
+) -> (KernelReport, String) {
+    let (report, text) = check(kernel, kp, config, Some(sources));
+    let text = text.unwrap_or_else(|| {
+        format!(
+            "kernel {}: not aligned: the check stopped before aligning ({})\n",
+            kernel.name,
+            match &report.verdict {
+                Verdict::Unknown { reason, .. } => reason.as_str(),
+                _ => "no aligning was needed",
+            }
+        )
+    });
+    (report, text)
+}
+
+fn check(
+    kernel: &Kernel,
+    kp: &KernelProtocol,
+    config: &RaceConfig,
+    sources: Option<&SourceMap>,
+) -> (KernelReport, Option<String>) {
     let mut report = KernelReport {
         kernel: kernel.name.clone(),
         verdict: Verdict::Drf,
@@ -226,7 +258,7 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     };
     if let Some(v) = unsupported(kernel) {
         report.verdict = v;
-        return report;
+        return (report, None);
     }
     if let Some(note) = beyond_cuda_limits(kernel) {
         report.notes.push(note);
@@ -258,11 +290,11 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         Ok(false) => {}
         Ok(true) => {
             report.verdict = unknown(CONTRADICTORY_ASSUMPTIONS.into(), Some(kernel.span));
-            return report;
+            return (report, None);
         }
         Err(e) => {
             report.verdict = unknown(format!("solver failed: {e}"), None);
-            return report;
+            return (report, None);
         }
     }
     report.asserts = asserts;
@@ -287,7 +319,8 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
         stopped_early,
         outcome,
         unaligned_groups,
-    } = run_passes(kernel, kp, config, &solver_config);
+        aligned_text,
+    } = run_passes(kernel, kp, config, &solver_config, sources);
     if stopped_early {
         report.notes.push(format!(
             "the check stopped after {} race(s) (--max-races): others may exist",
@@ -296,7 +329,7 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
     }
     if !divergences.is_empty() {
         report.verdict = Verdict::Divergent(divergences);
-        return report;
+        return (report, aligned_text);
     }
     for (a, b, msg) in &inconclusive {
         report.notes.push(format!(
@@ -341,7 +374,7 @@ pub fn check_protocol(kernel: &Kernel, kp: &KernelProtocol, config: &RaceConfig)
             _ => report.notes.push(what),
         }
     }
-    report
+    (report, aligned_text)
 }
 
 /// What the race check's passes found together.
@@ -355,6 +388,9 @@ struct Passes {
     divergences: Vec<Divergence>,
     stopped_early: bool,
     outcome: Result<Option<(String, Span)>, Fatal>,
+    /// The aligned phases as text (`--dump aligned`), of the pass outside
+    /// every warp or tile.
+    aligned_text: Option<String>,
 }
 
 /// The race check: one pass, or, in a kernel with warp or tile barriers
@@ -367,6 +403,7 @@ fn run_passes(
     kp: &KernelProtocol,
     config: &RaceConfig,
     solver_config: &SolverConfig,
+    sources: Option<&SourceMap>,
 ) -> Passes {
     let one = |kp: &KernelProtocol, class: Option<PairClass>, reasons: Vec<String>| {
         let mut check = Check::new(
@@ -378,6 +415,10 @@ fn run_passes(
             reasons,
         );
         check.max_races = config.max_races;
+        // The phases printed are those of the pass outside every group.
+        if class.as_ref().is_none_or(|c| c.same.is_none()) {
+            check.dump_aligned = sources;
+        }
         check.class = class;
         let outcome = check.run();
         Passes {
@@ -387,6 +428,7 @@ fn run_passes(
             stopped_early: check.stopped_early,
             outcome,
             unaligned_groups: None,
+            aligned_text: check.aligned_text,
         }
     };
     let found = groups::groups(&kp.body).filter(|g| !g.sizes.is_empty());
@@ -446,6 +488,7 @@ fn run_passes(
                     acc.divergences.push(d);
                 }
                 acc.stopped_early |= pass.stopped_early;
+                acc.aligned_text = acc.aligned_text.or(pass.aligned_text);
                 acc.outcome = match (acc.outcome, pass.outcome) {
                     (Ok(None), o) => o,
                     (o, _) => o,
@@ -807,6 +850,11 @@ pub(crate) struct Check<'k> {
     /// The pair class this check is restricted to (warp and tile
     /// barriers, see `groups`): asserted for two threads of one block.
     class: Option<PairClass>,
+    /// Where spans are, when the aligned phases are to be printed
+    /// (`--dump aligned`).
+    dump_aligned: Option<&'k SourceMap>,
+    /// The aligned phases as text, when `dump_aligned` is set.
+    aligned_text: Option<String>,
 }
 
 /// A solver with the global constants declared.

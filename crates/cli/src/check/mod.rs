@@ -50,8 +50,8 @@ use std::time::{Duration, Instant};
 use warpsafe_ir::Kernel;
 use warpsafe_smt::{SolverConfig, SolverKind};
 use warpsafe_static::{
-    bounds_threads_along_x, check_protocol, infer, print_aligned, print_protocol, AssertOutcome,
-    Assumptions, Certainty, KernelReport, RaceConfig, Verdict,
+    bounds_threads_along_x, check_protocol, check_protocol_dumping_aligned, infer, print_protocol,
+    AssertOutcome, Assumptions, Certainty, KernelReport, RaceConfig, Verdict,
 };
 
 /// The longest `--timeout`: z3 and cvc5 take their limit as an unsigned
@@ -675,11 +675,13 @@ fn check_one<'a>(
         .dump
         .contains(&Dump::Protocol)
         .then(|| print_protocol(&kp, k));
-    let aligned = args
-        .dump
-        .contains(&Dump::Aligned)
-        .then(|| print_aligned(k, &kp, config, src));
-    let mut report = check_protocol(k, &kp, config);
+    // `--dump aligned` prints the phases the check itself aligned.
+    let (mut report, aligned) = if args.dump.contains(&Dump::Aligned) {
+        let (report, text) = check_protocol_dumping_aligned(k, &kp, config, src);
+        (report, Some(text))
+    } else {
+        (check_protocol(k, &kp, config), None)
+    };
     if let Some(r) = k.volatile_read_as {
         report.notes.insert(0, r.note().to_string());
     }

@@ -30,6 +30,8 @@ impl<'k> Check<'k> {
             max_races: None,
             stopped_early: false,
             class: None,
+            dump_aligned: None,
+            aligned_text: None,
         }
     }
 
@@ -37,7 +39,15 @@ impl<'k> Check<'k> {
     /// (UNKNOWN with the reason and span).
     pub(super) fn run(&mut self) -> Result<Option<(String, Span)>, Fatal> {
         let kp = self.kp;
-        let aligned = match align(&kp.body, self) {
+        let result = align(&kp.body, self);
+        if let Some(sources) = self.dump_aligned {
+            self.aligned_text = Some(crate::print_aligned::aligned_text(
+                self.kernel,
+                &result,
+                sources,
+            ));
+        }
+        let aligned = match result {
             Ok(a) => a,
             Err(AlignError::Unsupported(reason, span)) => return Ok(Some((reason, span))),
             Err(AlignError::Divergent(d)) => {
