@@ -372,6 +372,34 @@ fn dump_aligned_shows_the_checks_own_aligning() {
     assert!(!stdout.contains("phase 1"), "{stdout}");
 }
 
+/// A loop that leaves at the top of its body by a monotone test of its
+/// counter is that counting loop, exact where the counter cannot wrap
+/// (`blockIdx.x` and the first value past the bound within the range
+/// where the exit was evaluated); an exit that is not monotone in the
+/// counter (`pos % 3`) leaves the loop of unknown length.
+#[test]
+fn loops_that_exit_at_the_top_are_counting_loops() {
+    let text = |exit: &str| {
+        format!(
+            "__global__ void k(float *c) {{\n  for (unsigned pos = blockIdx.x;; pos += gridDim.x) {{\n    unsigned i = (pos * 8) / 64 * 8;\n    if ({exit}) break;\n    c[pos * 256 + threadIdx.x] = i;\n  }}\n}}\n"
+        )
+    };
+    let flags = ["--block-dim", "256", "--dump", "protocol"];
+    let (_, stdout) = common::run_on("check", "top_exit.cu", &text("i >= 64"), &flags);
+    assert!(
+        stdout.contains("for pos in blockIdx.x..64 step +gridDim.x"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("if blockIdx.x <= 536870911 && 63 + gridDim.x <= 536870911"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("kernel k: DRF"), "{stdout}");
+    let (_, stdout) = common::run_on("check", "top_exit.cu", &text("pos % 3 == 2"), &flags);
+    assert!(!stdout.contains("for pos in"), "{stdout}");
+    assert!(stdout.contains("loop not recognised"), "{stdout}");
+}
+
 /// Assumptions no thread satisfies would make every query unsat: the kernel
 /// is UNKNOWN, never DRF, and its assertions are not reported as holding.
 #[test]

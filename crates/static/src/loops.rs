@@ -27,10 +27,12 @@ use std::collections::{HashMap, HashSet};
 
 use crate::carried::{first_and_even, iteration_index, Carried, Cycle};
 use crate::env::Env;
+use crate::induction::Counter;
 use crate::infer::{Flow, Infer, Jump, Target};
 use crate::protocol::{ForLoop, LoopRange, Proto, Step};
 use crate::shape::{assigned_vars, recognise};
 use crate::sym::{type_range, Sym, UnknownReason};
+use crate::top_exit::top_exit;
 use warpsafe_ir::{BinOp, Block, Expr, LoopCheck, LoopId, LoopKind, ScalarTy, Span, VarId};
 
 /// The fields of an IR `Loop` statement.
@@ -91,6 +93,18 @@ struct Iteration {
 impl Infer<'_> {
     pub(crate) fn real_loop(&mut self, l: LoopParts<'_>, env: &mut Env) -> Flow {
         let span = l.span;
+        // A loop that leaves at the top of its body is the counting loop
+        // its exit makes (`top_exit.rs`), exact under `top_valid`.
+        let top = top_exit(l.id, l.check, (l.header, l.cond, l.body, l.step));
+        let l = match &top {
+            Some(t) => LoopParts {
+                header: &t.header,
+                cond: &t.cond,
+                body: &t.body,
+                ..l
+            },
+            None => l,
+        };
         let modified = assigned_vars(&[l.header, l.body, l.step]);
         let mut lenv = env.clone();
         let first_inside = self.next_unknown;
@@ -103,13 +117,16 @@ impl Infer<'_> {
             }
             lenv.set(v, u);
         }
+        // The rewritten header only computes the exit, which the counted
+        // condition already stands for.
+        let no_header = Block::new();
         let counted = match recognise(
             self.kernel,
             l.id,
             l.kind,
             l.check,
-            l.header,
-            l.cond,
+            if top.is_some() { &no_header } else { l.header },
+            top.as_ref().map_or(l.cond, |t| &t.counted_cond),
             l.body,
             l.step,
         ) {
@@ -137,6 +154,10 @@ impl Infer<'_> {
                 )
                 .map(|c| match widened {
                     Some(w) => w.apply(c),
+                    None => c,
+                })
+                .map(|c| match &top {
+                    Some(t) => t.restrict(c, &self.read(env, t.counter, span)),
                     None => c,
                 }) {
                     Ok(c) if !c.valid.is_false() => Some(c),
@@ -178,6 +199,22 @@ impl Infer<'_> {
                     ty: c.ty,
                 },
             );
+        }
+        // Variables stepped along with an exact counting loop keep exact
+        // values (`induction.rs`).
+        if let Some(c) = counted.as_ref().filter(|c| c.valid.is_true()) {
+            let counter = Counter {
+                var: c.var,
+                ty: c.ty,
+                start: &c.start,
+                step: &c.step,
+                loop_id: l.id,
+            };
+            let blocks = (l.header, l.body, l.step);
+            for (v, value) in self.derived_inductions(&counter, blocks, &modified, env, span) {
+                lenv.set(v, value);
+                starts.remove(&v);
+            }
         }
         let saved_path = self.path.clone();
         self.loop_depth += 1;
@@ -777,4 +814,36 @@ fn with_counter(p: Proto, id: LoopId, counter: &Sym) -> Proto {
         Sym::LoopVar { loop_id, .. } if *loop_id == id => Some(counter.clone()),
         _ => None,
     })
+}
+
+impl crate::top_exit::TopExit {
+    /// The counting loop of the rewritten condition, exact only while the
+    /// counter stays in the range where the exit was evaluated: it starts
+    /// at most at `limit`, and its first value past `bound` is at most
+    /// `limit` (compared in 64-bit arithmetic: the counter has at most 32
+    /// bits, so nothing wraps).
+    fn restrict(&self, mut c: Counted, start: &Sym) -> Counted {
+        let Step::Add(s) = &c.step else {
+            return c;
+        };
+        let wide = ScalarTy::I64;
+        let limit = Sym::int(self.limit, wide);
+        let starts_in = Sym::binary(
+            BinOp::Le,
+            wide,
+            Sym::cast(wide, start.clone()),
+            limit.clone(),
+        );
+        let past = Sym::binary(
+            BinOp::Add,
+            wide,
+            Sym::int(self.bound - 1, wide),
+            Sym::cast(wide, s.clone()),
+        );
+        let ends_in = Sym::binary(BinOp::Le, wide, past, limit);
+        let within = Sym::and(starts_in, ends_in);
+        c.valid = Sym::and(c.valid, within.clone());
+        c.valid_defined = Sym::and(c.valid_defined, within);
+        c
+    }
 }

@@ -92,8 +92,10 @@ fn writing_the_row_being_read_is_a_provable_race() {
 #[test]
 fn other_updates_are_not_closed() {
     let cases = [
-        // A new value in every iteration.
-        ("unsigned cur = 0;", "cur += 1;"),
+        // A new value in every iteration, not a constant step (`cur += 1`
+        // is a derived induction variable, exactly `i` here: see
+        // `induction.rs`).
+        ("unsigned cur = 0;", "cur = cur * 3 + 1;"),
         // Toggled by some threads only.
         ("unsigned cur = 0;", "if (t < 32) cur = 1 - cur;"),
         // Depends on memory.
