@@ -136,6 +136,10 @@ pub enum LoopShape {
     Halve,
     /// `iK = start; iK != 0; iK /= 2`.
     HalveToZero,
+    /// `iK = start;; iK += step` with `eK = iK * 4 / 2; if (eK >= 2 *
+    /// bound) break;` at the top of the body (the exit `iK >= bound`,
+    /// written as the persistent-block GEMMs write theirs).
+    TopExit,
     /// `iK = start; iK > 0; iK--`.
     Down,
 }

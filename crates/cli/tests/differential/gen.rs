@@ -233,6 +233,9 @@ impl Gen<'_> {
                         };
                         (Expr::Const(start), Expr::Const(1), Expr::Const(bound))
                     } else {
+                        if matches!(bound, Expr::Const(_)) && self.rng.chance(25) {
+                            shape = LoopShape::TopExit;
+                        }
                         (start, step, bound)
                     };
                     let same = start.block_uniform() && step.block_uniform();

@@ -188,12 +188,20 @@ fn stmt(out: &mut String, k: &Kernel, s: &Stmt, depth: usize) {
                 LoopShape::Halve => (format!("{i} > 0u"), format!("{i} >>= 1")),
                 LoopShape::HalveToZero => (format!("{i} != 0u"), format!("{i} /= 2u")),
                 LoopShape::Down => (format!("{i} > 0u"), format!("{i}--")),
+                LoopShape::TopExit => (String::new(), format!("{i} += {}", expr(step))),
             };
             let _ = writeln!(
                 out,
                 "{pad}for (unsigned {i} = {}; {test}; {step}) {{",
                 expr(start)
             );
+            if *shape == LoopShape::TopExit {
+                let _ = writeln!(out, "{pad}  unsigned e{var} = ({i} * 4u) / 2u;");
+                let Expr::Const(b) = bound else {
+                    unreachable!("invariant: a top-exit loop has a constant bound")
+                };
+                let _ = writeln!(out, "{pad}  if (e{var} >= {}u) break;", 2 * b);
+            }
             block(out, k, body, depth + 1);
             let _ = writeln!(out, "{pad}}}");
         }
