@@ -40,9 +40,11 @@
 //!   asked once more, once the session is over, whether it happens for
 //!   every value of the parameters and open dimensions (`universal`).
 //!
-//! This module holds the entry points (`check_kernel`, `check_protocol`),
-//! the passes per class of thread pairs, the solver session and the
-//! encoding of each query's sides. Its children, one job each: `pairs`
+//! This module holds the entry points (`check_kernel`, `check_protocol`,
+//! `check_protocol_dumping_aligned`), the verdict they assemble, and the
+//! encoding of each query's sides. Its children, one job each: `passes`
+//! (one check per class of thread pairs, merged), `session` (the solver
+//! and the constants every query shares, passed by `&mut`), `pairs`
 //! (which pairs are asked, in report order), `query` (the main loop, the
 //! batched and pairwise race queries, witnesses and certainty),
 //! `uniformity` (the questions barrier aligning asks: uniform, feasible,
@@ -56,7 +58,7 @@ use crate::batch::{self, Outcome};
 use crate::encode::{
     has_signed_arithmetic, resize, sort_of, EncodeError, Encoder, Shared, ThreadVars,
 };
-use crate::groups::{self, PairClass};
+use crate::groups::PairClass;
 use crate::infer::infer;
 use crate::protocol::{Access, AccessMode, ForLoop, KernelProtocol, Step};
 use crate::stride::{self, Constants};
@@ -75,14 +77,18 @@ use warpsafe_smt::{
 use warpsafe_source::SourceMap;
 
 mod pairs;
+mod passes;
 mod query;
 mod reasons;
+mod session;
 mod uniformity;
 
 pub(crate) use pairs::atomic_at;
 use pairs::*;
+use passes::{run_passes, Passes};
 pub(crate) use reasons::describe_reason;
-use reasons::*;
+use session::ContextLoop;
+pub(crate) use session::{Globals, Session};
 pub(crate) use uniformity::typed_value;
 use uniformity::*;
 
@@ -377,134 +383,6 @@ fn check(
     (report, aligned_text)
 }
 
-/// What the race check's passes found together.
-struct Passes {
-    /// Why the passes inside warps or tiles could not align their
-    /// barriers (the check then ran once with those barriers ordering
-    /// nothing, so their divergence was not checked).
-    unaligned_groups: Option<(String, Span)>,
-    races: Vec<Race>,
-    inconclusive: Vec<(Access, Access, String)>,
-    divergences: Vec<Divergence>,
-    stopped_early: bool,
-    outcome: Result<Option<(String, Span)>, Fatal>,
-    /// The aligned phases as text (`--dump aligned`), of the pass outside
-    /// every warp or tile.
-    aligned_text: Option<String>,
-}
-
-/// The race check: one pass, or, in a kernel with warp or tile barriers
-/// that can be modelled, one pass per pair class (`groups`). When a class
-/// inside a group cannot be aligned (a warp barrier in a loop of unknown
-/// length, say), the single pass in which those barriers order nothing
-/// is the answer.
-fn run_passes(
-    kernel: &Kernel,
-    kp: &KernelProtocol,
-    config: &RaceConfig,
-    solver_config: &SolverConfig,
-    sources: Option<&SourceMap>,
-) -> Passes {
-    let one = |kp: &KernelProtocol, class: Option<PairClass>, reasons: Vec<String>| {
-        let mut check = Check::new(
-            kernel,
-            kp,
-            solver_config.clone(),
-            &config.params,
-            config.assumptions,
-            reasons,
-        );
-        check.max_races = config.max_races;
-        // The phases printed are those of the pass outside every group.
-        if class.as_ref().is_none_or(|c| c.same.is_none()) {
-            check.dump_aligned = sources;
-        }
-        check.class = class;
-        let outcome = check.run();
-        Passes {
-            races: check.races,
-            inconclusive: check.inconclusive,
-            divergences: check.divergences,
-            stopped_early: check.stopped_early,
-            outcome,
-            unaligned_groups: None,
-            aligned_text: check.aligned_text,
-        }
-    };
-    let found = groups::groups(&kp.body).filter(|g| !g.sizes.is_empty());
-    let Some(found) = found else {
-        return one(kp, None, unmodelled_synchronisation(kernel, false));
-    };
-    let reasons = unmodelled_synchronisation(kernel, true);
-    let mut all: Option<Passes> = None;
-    for class in groups::classes(&found) {
-        let inside = class.inside();
-        let group = match class.same {
-            Some(32) => "threads of a warp".to_string(),
-            Some(n) => format!("threads of a tile of {n}"),
-            None => String::new(),
-        };
-        let pass = match class.same {
-            None => one(kp, Some(class), reasons.clone()),
-            Some(_) => {
-                let body = groups::as_block_barriers(&kp.body, &class);
-                let grouped = KernelProtocol { body, ..kp.clone() };
-                one(&grouped, Some(class), reasons.clone())
-            }
-        };
-        if let Ok(Some(why)) = &pass.outcome {
-            if inside {
-                // Not aligned with the group's barriers: they order
-                // nothing, and whether every thread of a group reaches
-                // them is unknown.
-                let mut fallback = one(kp, None, unmodelled_synchronisation(kernel, false));
-                fallback.unaligned_groups = Some(why.clone());
-                return fallback;
-            }
-        }
-        all = Some(match all {
-            None => pass,
-            Some(mut acc) => {
-                for race in pass.races {
-                    // One race per pair of accesses: the most certain.
-                    match acc.races.iter_mut().find(|r| same_race(r, &race)) {
-                        Some(r)
-                            if r.certainty != Certainty::Provable
-                                && race.certainty == Certainty::Provable =>
-                        {
-                            *r = race
-                        }
-                        Some(_) => {}
-                        None => acc.races.push(race),
-                    }
-                }
-                acc.inconclusive.extend(pass.inconclusive);
-                for mut d in pass.divergences {
-                    if acc.divergences.iter().any(|e| e.span == d.span) {
-                        continue;
-                    }
-                    // Found between two threads of one group.
-                    d.reason = d.reason.replace("threads of a block", &group);
-                    acc.divergences.push(d);
-                }
-                acc.stopped_early |= pass.stopped_early;
-                acc.aligned_text = acc.aligned_text.or(pass.aligned_text);
-                acc.outcome = match (acc.outcome, pass.outcome) {
-                    (Ok(None), o) => o,
-                    (o, _) => o,
-                };
-                acc
-            }
-        });
-    }
-    let mut all = all.expect("invariant: at least the class outside every group");
-    if let Some(m) = config.max_races {
-        all.stopped_early |= all.races.len() > m;
-        all.races.truncate(m);
-    }
-    all
-}
-
 /// Why a race between blocks is only possible in a kernel that never
 /// reads `blockIdx` or `gridDim` and whose grid is not known: every block
 /// does the same work, so the kernel is written for a grid of one block,
@@ -526,15 +404,6 @@ fn one_block_kernel(kernel: &Kernel) -> Option<&'static str> {
 /// barriers order nothing, each is the thread's own.
 fn all<'p>(s: &Site<'p>) -> Vec<&'p ForLoop> {
     s.sync_loops.iter().chain(&s.loops).copied().collect()
-}
-
-/// Whether two races are between the same two accesses.
-fn same_race(a: &Race, b: &Race) -> bool {
-    let key = |r: &Race| {
-        let (x, y) = (r.first.span, r.second.span);
-        (r.array, x.min(y), x.max(y))
-    };
-    key(a) == key(b)
 }
 
 /// Whether an index, a condition, an assertion or a precondition of `kp`
@@ -855,97 +724,6 @@ pub(crate) struct Check<'k> {
     dump_aligned: Option<&'k SourceMap>,
     /// The aligned phases as text, when `dump_aligned` is set.
     aligned_text: Option<String>,
-}
-
-/// A solver with the global constants declared.
-pub(crate) struct Session {
-    pub(crate) solver: Solver,
-    pub(crate) globals: Globals,
-    /// The synchronized loops whose well-formedness context the solver's
-    /// open scopes hold (see [`enter_context`]).
-    context: Vec<ContextLoop>,
-    /// The pair class's condition on two threads of one block (see
-    /// `groups`), for the two-thread questions.
-    pub(crate) class: Option<Term>,
-}
-
-/// One synchronized loop of a well-formedness context.
-struct ContextLoop {
-    /// The loop, compared by address only.
-    ptr: *const ForLoop,
-    /// Its variable, shared by the two threads of a block.
-    var: Term,
-    id: LoopId,
-    /// The constants and constraints of its domain, as asserted (replayed
-    /// in a question about every launch, see `universal`).
-    decls: Vec<(String, Sort)>,
-    constraints: Vec<Term>,
-}
-
-impl Session {
-    /// The question "for every launch?" of a query in the current context:
-    /// the context loops' domains come first, as they were asserted.
-    fn question(&self, parts: QueryParts) -> Question {
-        Question {
-            decls: self
-                .context
-                .iter()
-                .flat_map(|c| c.decls.iter().cloned())
-                .chain(parts.decls)
-                .collect(),
-            reach: self
-                .context
-                .iter()
-                .flat_map(|c| c.constraints.iter().cloned())
-                .chain(parts.reach)
-                .collect(),
-            collide: parts.goal,
-            across: None,
-        }
-    }
-
-    /// The two threads are in one block.
-    fn same_block(&self) -> Term {
-        self.globals.same_block()
-    }
-
-    /// What a race query over `scope` asserts of its two threads: they are
-    /// two threads, of one block (and of the pair class, if any) or of two.
-    pub(crate) fn scope_constraints(&self, scope: RaceScope) -> [Term; 2] {
-        let [t1, t2] = &self.globals.threads;
-        let same_block = self.same_block();
-        let same_thread =
-            term::and((0..3).map(|d| term::eq(t1.thread_idx[d].clone(), t2.thread_idx[d].clone())));
-        [
-            term::not(term::and([same_block.clone(), same_thread])),
-            match scope {
-                RaceScope::SameBlock => {
-                    term::and([same_block].into_iter().chain(self.class.clone()))
-                }
-                RaceScope::CrossBlock => term::not(same_block),
-            },
-        ]
-    }
-}
-
-/// The constants every query shares.
-pub(crate) struct Globals {
-    /// What is constant in this check (which strides are ground).
-    pub(crate) constants: Constants,
-    pub(crate) shared: Shared,
-    pub(crate) threads: [ThreadVars; 2],
-    /// Scalar parameters: name, type, constant.
-    pub(crate) params: Vec<(String, ScalarTy, Term)>,
-    /// What the session was sent to set these up (see `universal`).
-    pub(crate) prelude: Prelude,
-}
-
-impl Globals {
-    /// The two threads are in one block.
-    pub(crate) fn same_block(&self) -> Term {
-        let [t1, t2] = &self.threads;
-        term::and((0..3).map(|d| term::eq(t1.block_idx[d].clone(), t2.block_idx[d].clone())))
-    }
 }
 
 /// Both sides' indices, widened to one width (a bit more than the wider,
