@@ -14,8 +14,8 @@
 //!   `k` of holder array `h` is taken to point to the start of its own
 //!   object, which starts at slot `k * 2^48` of an array of origin
 //!   `Pointee` named `*h[]` (one per holder and pointee type). So pointers
-//!   in distinct slots point to distinct objects, no parameter array is one
-//!   of them, and none is null: an assumption about the host, stated once
+//!   in distinct slots point to distinct objects and no parameter array is
+//!   one of them: an assumption about the host, stated once
 //!   per kernel and in README (not sound when the host stores one pointer
 //!   twice, or a pointer into another array). The kernel cannot store a
 //!   pointer there (refused; `device_launch.rs`'s device-side `cudaMalloc`
@@ -26,8 +26,9 @@
 //!
 //! Invariants: the slot is read (a `Load` of the `u64`) wherever the
 //! pointer is read, so the race check sees the pointer's own accesses;
-//! objects stay `2^48` slots apart, beyond any index a 32-bit or surface
-//! coordinate makes.
+//! objects stay `2^48` slots apart, beyond any 32-bit index and any 1-D or
+//! 2-D surface offset (a 3-D surface offset reaches 2^58: such objects may
+//! seem to overlap, which can only add races, never hide one).
 
 use super::value::{Ptr, Value};
 use super::{Lowerer, R};
