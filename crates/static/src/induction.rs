@@ -24,6 +24,7 @@
 use crate::env::Env;
 use crate::infer::Infer;
 use crate::protocol::Step;
+use crate::shape::{assignments, continues};
 use crate::sym::Sym;
 use std::collections::BTreeSet;
 use warpsafe_ir::{BinOp, Block, Expr, LoopId, ScalarTy, Span, StmtKind, VarId};
@@ -118,24 +119,4 @@ fn update(kind: &StmtKind) -> Option<Update<'_>> {
         op: *op,
         amount,
     })
-}
-
-/// How many statements of the blocks (nested ones included) assign `v`.
-fn assignments(blocks: &[&Block], v: VarId) -> usize {
-    let mut n = 0;
-    for b in blocks {
-        warpsafe_ir::walk_block(b, &mut |s| {
-            n += usize::from(s.assigned_var() == Some(v));
-        });
-    }
-    n
-}
-
-/// Whether `block` holds a `continue` of loop `id`.
-fn continues(block: &Block, id: LoopId) -> bool {
-    let mut found = false;
-    warpsafe_ir::walk_block(block, &mut |s| {
-        found |= matches!(s.kind, StmtKind::Continue(l) if l == id);
-    });
-    found
 }

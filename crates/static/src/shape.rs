@@ -46,8 +46,19 @@ pub(crate) fn assigned_vars(blocks: &[&Block]) -> BTreeSet<VarId> {
     out
 }
 
+/// How many statements of the blocks (nested ones included) assign `v`.
+pub(crate) fn assignments(blocks: &[&Block], v: VarId) -> usize {
+    let mut n = 0;
+    for b in blocks {
+        warpsafe_ir::walk_block(b, &mut |s| {
+            n += usize::from(s.assigned_var() == Some(v));
+        });
+    }
+    n
+}
+
 /// Whether `block` contains `continue` to loop `id`.
-fn continues(block: &Block, id: LoopId) -> bool {
+pub(crate) fn continues(block: &Block, id: LoopId) -> bool {
     let mut found = false;
     warpsafe_ir::walk_block(block, &mut |s| {
         found |= matches!(s.kind, StmtKind::Continue(l) if l == id);
@@ -136,15 +147,7 @@ pub(crate) fn recognise<'a>(
         return Err("its variable is not an integer".into());
     }
     // The update: the only assignment to `var` in the loop.
-    let mut sites = 0;
-    for blk in [header, body, step] {
-        warpsafe_ir::walk_block(blk, &mut |s| {
-            if s.assigned_var() == Some(var) {
-                sites += 1;
-            }
-        });
-    }
-    if sites != 1 {
+    if assignments(&[header, body, step], var) != 1 {
         return Err("its variable is assigned more than once per iteration".into());
     }
     let update = if let Some(s) = step.iter().find(|s| s.assigned_var() == Some(var)) {

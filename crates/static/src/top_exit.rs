@@ -33,6 +33,7 @@
 
 use std::collections::HashMap;
 
+use crate::shape::assignments;
 use crate::sym::type_range;
 use warpsafe_ir::{BinOp, Block, Const, Expr, LoopCheck, LoopId, ScalarTy, StmtKind, VarId};
 
@@ -123,14 +124,9 @@ pub(crate) fn top_exit(
         return None;
     }
     // Nothing else in the loop assigns the counter or the definitions.
-    let mut others = 0;
-    let rest: Block = body[at..].to_vec();
-    warpsafe_ir::walk_block(&rest, &mut |s| {
-        if let Some(v) = s.assigned_var() {
-            others += usize::from(v == *counter || defs.contains_key(&v));
-        }
-    });
-    if others > 0 {
+    if assignments(&[body], *counter) != 0
+        || defs.keys().any(|d| assignments(&[body, step], *d) != 1)
+    {
         return None;
     }
     let ev = Exit {
@@ -141,7 +137,7 @@ pub(crate) fn top_exit(
     // At 0 nothing may wrap (a `- k` would); the largest value without a
     // wrap, by bisection (wrapping only grows with the counter).
     ev.holds(exit, 0)?;
-    let limit = last_true(0, max, |x| ev.holds(exit, x).is_some())?;
+    let limit = first_true(0, max, |x| ev.holds(exit, x).is_none()) - 1;
     if ev.holds(exit, limit) != Some(true) {
         return None;
     }
@@ -225,33 +221,11 @@ impl Exit<'_> {
     }
 }
 
-/// The largest `x` in `lo..=hi` with `ok(x)`, for `ok` true then false.
-fn last_true(lo: i128, hi: i128, ok: impl Fn(i128) -> bool) -> Option<i128> {
-    if !ok(lo) {
-        return None;
-    }
-    let (mut good, mut bad) = (lo, hi + 1);
-    if ok(hi) {
-        return Some(hi);
-    }
-    while bad - good > 1 {
-        let mid = good + (bad - good) / 2;
-        if ok(mid) {
-            good = mid;
-        } else {
-            bad = mid;
-        }
-    }
-    Some(good)
-}
-
-/// The smallest `x` in `lo..=hi` with `ok(x)`, for `ok` false then true and
-/// `ok(hi)`.
+/// The smallest `x` in `lo..=hi` with `ok(x)`, or `hi + 1` when there is
+/// none, for `ok` false then true (bisection).
 fn first_true(lo: i128, hi: i128, ok: impl Fn(i128) -> bool) -> i128 {
-    if ok(lo) {
-        return lo;
-    }
-    let (mut bad, mut good) = (lo, hi);
+    // `ok` is false below `bad` and true at `good`.
+    let (mut bad, mut good) = (lo - 1, hi + 1);
     while good - bad > 1 {
         let mid = bad + (good - bad) / 2;
         if ok(mid) {

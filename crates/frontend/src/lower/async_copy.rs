@@ -222,9 +222,7 @@ impl<'t> Lowerer<'_, 't> {
     /// `cg::memcpy_async(group, dst, src, size)` and
     /// `cg::memcpy_async(group, dst, dst_size, src, src_size)`.
     fn memcpy_async(&mut self, args: &[Node<'t>], n: Node<'t>) -> R<()> {
-        if !self.warnings.iter().any(|w| w.message == DONE_AT_ISSUE) {
-            self.warn(n, DONE_AT_ISSUE);
-        }
+        self.warn_once(n, DONE_AT_ISSUE);
         let group = args.first().and_then(|a| self.group_arg(*a));
         let Some(group) = group else {
             if args.len() != 4 || self.sync_object(args.get(3).copied()).is_none() {

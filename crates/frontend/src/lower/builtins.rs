@@ -689,7 +689,7 @@ impl<'t> Lowerer<'_, 't> {
     /// The object an out-parameter argument points at: `&x` is `x` itself
     /// (also a variable kept in registers, as `getTwiddle(fComplex &t)`
     /// passing `&t.y` to `__sincosf` is), any other pointer is followed.
-    fn out_place(&mut self, arg: Node<'t>) -> R<Place> {
+    pub(super) fn out_place(&mut self, arg: Node<'t>) -> R<Place> {
         let op = arg.child_by_field_name("operator").map(|o| self.text(o));
         if arg.kind() == "pointer_expression" && op == Some("&") {
             if let Some(inner) = arg.child_by_field_name("argument") {

@@ -59,9 +59,7 @@ impl<'t> Lowerer<'_, 't> {
         for a in parts.iter().chain(args) {
             self.value(*a)?;
         }
-        if !self.warnings.iter().any(|w| w.message == NOT_FOLLOWED) {
-            self.warn(n, NOT_FOLLOWED);
-        }
+        self.warn_once(n, NOT_FOLLOWED);
         Ok(Value::Void)
     }
 
@@ -95,8 +93,8 @@ impl<'t> Lowerer<'_, 't> {
             };
             let one = Value::Scalar(Expr::int(1, ScalarTy::U64), ScalarTy::U64);
             self.write(&place, one, n)?;
-        } else if name == "cudaFree" && !self.warnings.iter().any(|w| w.message == FREE) {
-            self.warn(n, FREE);
+        } else if name == "cudaFree" {
+            self.warn_once(n, FREE);
         }
         let written = usize::from(name.starts_with("cudaStreamCreate") || name == "cudaMalloc");
         for a in &args[written..] {
@@ -158,25 +156,25 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
-    /// The place `&x` (under casts: `(void **)&x`) names, or `None` when
-    /// `e` is not such an address.
+    /// The place `&x` (under casts: `(void **)&x`) names, through
+    /// [`Self::out_place`]; `None` when `e` is not such an address. Only
+    /// the slot is written here, so the cast's type does not matter.
     fn addressed_place(&mut self, e: Node<'t>) -> R<Option<Place>> {
         let mut d = e;
         while matches!(d.kind(), "cast_expression" | "parenthesized_expression") {
-            let inner = d
+            match d
                 .child_by_field_name("value")
-                .or_else(|| named_children(d).last().copied());
-            match inner {
+                .or_else(|| named_children(d).last().copied())
+            {
                 Some(i) => d = i,
                 None => break,
             }
         }
-        let target = (d.kind() == "pointer_expression" && self.text(d).starts_with('&'))
-            .then(|| d.child_by_field_name("argument"))
-            .flatten();
-        match target {
-            Some(t) => self.place(t).map(Some),
-            None => Ok(None),
+        let is_address = d.kind() == "pointer_expression"
+            && d.child_by_field_name("operator").map(|o| self.text(o)) == Some("&");
+        if !is_address {
+            return Ok(None);
         }
+        self.out_place(d).map(Some)
     }
 }

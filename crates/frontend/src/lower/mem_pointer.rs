@@ -79,9 +79,7 @@ impl<'t> Lowerer<'_, 't> {
         let access = AccessKind::Plain;
         self.emit(StmtKind::Load { dst, mem, access }, span);
         let (target, offset, null_if) = if host_filled(self.kernel.array(holder).origin) {
-            if !self.warnings.iter().any(|w| w.message == HOST_POINTERS) {
-                self.warn(n, HOST_POINTERS);
-            }
+            self.warn_once(n, HOST_POINTERS);
             let target = self.pointee_array(holder, pointee, n)?;
             let offset = Expr::binary(
                 BinOp::Mul,

@@ -228,6 +228,14 @@ impl<'a, 't> Lowerer<'a, 't> {
         Diagnostic::error("unsupported", format!("unsupported: {}", what.into())).at(self.span(n))
     }
 
+    /// States a kernel-wide approximation at its first site only (later
+    /// sites would repeat the same message at other places).
+    pub fn warn_once(&mut self, n: Node, msg: &str) {
+        if !self.warnings.iter().any(|w| w.message == msg) {
+            self.warn(n, msg);
+        }
+    }
+
     /// States an approximation at `n`, once: a function inlined at several
     /// call sites (or a template instantiated several times) states it
     /// once per kernel, not once per copy.
