@@ -24,6 +24,10 @@
 //!
 //! `... --bench lb -- --one FAMILY N` measures one point in this process.
 
+// The allocator the warpsafe binary uses, so the bench measures it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::Command;
 use std::time::Instant;
 use warpsafe_frontend::{compile, Options, SourceLoader};
