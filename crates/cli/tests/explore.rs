@@ -378,6 +378,58 @@ fn graph_writes_the_witness_as_dot() {
 }
 
 #[test]
+fn the_report_is_the_same_on_any_number_of_jobs() {
+    // The ticket lock on four one-thread blocks (336 executions, many
+    // parts) and a racy kernel whose witness and numbering must not
+    // depend on which worker found it first.
+    let lock =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/locks/ticketlock.cu");
+    let racy = file("sb.cu", SB);
+    let runs: [(&Path, &[&str]); 4] = [
+        (&lock, &["--grid-dim", "4", "--block-dim", "1", "--all"]),
+        (
+            &lock,
+            &["--grid-dim", "4", "--block-dim", "1", "--outcomes"],
+        ),
+        (
+            &lock,
+            &[
+                "--grid-dim",
+                "4",
+                "--block-dim",
+                "1",
+                "--max-executions",
+                "100",
+            ],
+        ),
+        (&racy, &["--grid-dim", "1", "--block-dim", "2", "--all"]),
+    ];
+    for (path, flags) in runs {
+        let report = |jobs: &str| {
+            let (code, mut v) = json(path, &[flags, &["-j", jobs]].concat());
+            // Time and memory vary from run to run; the counts may not.
+            let summary = &mut v["kernels"][0]["summary"];
+            for key in ["seconds", "peak_memory_kib"] {
+                summary.as_object_mut().map(|o| o.remove(key));
+            }
+            (code, v)
+        };
+        let one = report("1");
+        assert!(
+            one.1["kernels"][0]["summary"]["executions"]
+                .as_u64()
+                .unwrap_or(0)
+                > 0,
+            "{flags:?}: {}",
+            one.1
+        );
+        for jobs in ["2", "5"] {
+            assert_eq!(one, report(jobs), "{flags:?} on {jobs} jobs");
+        }
+    }
+}
+
+#[test]
 fn dpor_and_the_reference_enumerator_agree() {
     for (name, text, dims) in [
         ("a1.cu", MP, ONE_BLOCK),

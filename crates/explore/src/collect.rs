@@ -17,7 +17,7 @@ use crate::outcomes::Outcomes;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use warpsafe_ir::Kernel;
-use warpsafe_mc::{findings, Execution, Finding, FindingKey, Flow, Stats};
+use warpsafe_mc::{findings, Execution, Finding, FindingKey, Flow, Forkable, Join, Stats};
 
 /// When the exploration stops on errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +71,8 @@ pub struct Reported {
     pub finding: Finding,
     /// Index of its witness in [`Collector::witnesses`].
     pub witness: usize,
-    /// How many executions showed it.
+    /// How many executions showed it (each once, however many pairs of
+    /// threads showed it there).
     pub occurrences: usize,
 }
 
@@ -89,7 +90,7 @@ pub struct Collector<'a> {
     max_memory: Option<(u64, MemoryProbe)>,
     last_memory_check: Instant,
     pub outcomes: Option<Outcomes<'a>>,
-    progress: Option<&'a mut dyn FnMut(Progress)>,
+    progress: Option<&'a mut (dyn FnMut(Progress) + Send)>,
     /// Executions handled.
     pub executions: usize,
     /// Executions with a thread left blocked at a barrier.
@@ -176,7 +177,7 @@ impl<'a> Collector<'a> {
     }
 
     /// Calls `progress` as the exploration goes.
-    pub fn with_progress(mut self, progress: &'a mut dyn FnMut(Progress)) -> Self {
+    pub fn with_progress(mut self, progress: &'a mut (dyn FnMut(Progress) + Send)) -> Self {
         self.progress = Some(progress);
         self
     }
@@ -232,11 +233,16 @@ impl Collector<'_> {
         let mut new = Vec::new();
         let found = findings(&exec);
         let any = !found.is_empty();
+        // The same error twice in one execution (a race between several
+        // pairs of threads at one pair of spans) is one occurrence.
+        let mut counted: Vec<usize> = Vec::new();
         for f in found {
             match self.seen.get(&f.key()) {
-                Some(i) => self.errors[*i].occurrences += 1,
-                // The same error twice in one execution (a race between
-                // several pairs of threads at one pair of spans) is one.
+                Some(i) if counted.contains(i) => {}
+                Some(i) => {
+                    self.errors[*i].occurrences += 1;
+                    counted.push(*i);
+                }
                 None if new.iter().any(|n: &Finding| n.key() == f.key()) => {}
                 None => new.push(f),
             }
@@ -292,5 +298,108 @@ impl Collector<'_> {
             }
         }
         self.check_deadline()
+    }
+}
+
+/// What a worker's part of a collector starts with (DPOR on several
+/// cores): the collector's mode, limit and loop bound, and an empty table
+/// of outcomes when it keeps one. A part has no time or memory limit and
+/// no progress line: the collector it is joined into has them.
+pub struct PartSettings<'a> {
+    mode: Mode,
+    max_executions: Option<usize>,
+    loop_bound: Option<u32>,
+    outcomes: Option<Outcomes<'a>>,
+}
+
+impl<'a> Collector<'a> {
+    /// Takes in the part of a later stretch of the exploration (see
+    /// [`warpsafe_mc::Forkable`]): its counts add up, each error it found
+    /// first is kept with its first witness unless this collector has it
+    /// already (then only its occurrences add up), and witnesses are
+    /// numbered after this collector's executions. A part that reached
+    /// the execution limit, or that would take this collector past it, is
+    /// handed over again execution by execution ([`Join::Again`]), so the
+    /// limit falls where it falls on one core.
+    fn join_part(&mut self, part: Collector<'a>) -> Join {
+        if let Some(max) = self.max_executions {
+            if matches!(part.stop, Some(Stop::MaxExecutions(_)))
+                || self.executions + part.executions > max
+            {
+                return Join::Again;
+            }
+        }
+        let offset = self.executions;
+        self.executions += part.executions;
+        self.blocked += part.blocked;
+        self.spin_blocked += part.spin_blocked;
+        self.bounded += part.bounded;
+        if let (Some(o), Some(p)) = (&mut self.outcomes, part.outcomes) {
+            o.merge(p);
+        }
+        let mut witnesses: Vec<Option<Witness>> = part.witnesses.into_iter().map(Some).collect();
+        let mut placed: HashMap<usize, usize> = HashMap::new();
+        for e in part.errors {
+            let key = e.finding.key();
+            if let Some(i) = self.seen.get(&key) {
+                self.errors[*i].occurrences += e.occurrences;
+                continue;
+            }
+            let witness = *placed.entry(e.witness).or_insert_with(|| {
+                let mut w = witnesses[e.witness]
+                    .take()
+                    .expect("a part's witness is placed once");
+                w.number += offset;
+                self.witnesses.push(w);
+                self.witnesses.len() - 1
+            });
+            self.seen.insert(key, self.errors.len());
+            self.errors.push(Reported {
+                finding: e.finding,
+                witness,
+                occurrences: e.occurrences,
+            });
+        }
+        if part.stop == Some(Stop::FirstError) {
+            self.stop = Some(Stop::FirstError);
+            return Join::Stop;
+        }
+        Join::Continue
+    }
+}
+
+impl warpsafe_mc::Observer for Collector<'_> {
+    fn execution(&mut self, exec: Execution) -> Flow {
+        Collector::execution(self, exec)
+    }
+
+    fn tick(&mut self, stats: &Stats) -> Flow {
+        self.tick_stats(stats)
+    }
+}
+
+impl<'a> Forkable for Collector<'a> {
+    type Part = Collector<'a>;
+    type Factory = PartSettings<'a>;
+
+    fn factory(&self) -> PartSettings<'a> {
+        PartSettings {
+            mode: self.mode,
+            max_executions: self.max_executions,
+            loop_bound: self.loop_bound,
+            outcomes: self.outcomes.as_ref().map(Outcomes::fresh),
+        }
+    }
+
+    fn part(settings: &PartSettings<'a>) -> Collector<'a> {
+        let mut part = Collector::new(settings.mode)
+            .with_max_executions(settings.max_executions)
+            .with_loop_bound(settings.loop_bound);
+        part.outcomes = settings.outcomes.as_ref().map(Outcomes::fresh);
+        part
+    }
+
+    fn join(&mut self, part: Collector<'a>, _: &Stats) -> Join {
+        self.join_part(part)
     }
 }

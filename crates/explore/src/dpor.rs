@@ -1,6 +1,7 @@
 //! The DPOR model checker (seed 000 §4, GenMC's TruSt) as an
 //! [`Explorer`]: every consistent execution under scoped RC11 once.
 
+use crate::collect::Collector;
 use crate::explorer::{model_check, Coverage, ExploreError, Explorer, Limits, Observer, Summary};
 use warpsafe_interp::Launch;
 use warpsafe_ir::Kernel;
@@ -34,5 +35,17 @@ impl Explorer for Dpor {
             limits,
             observer,
         )
+    }
+
+    fn explore_collecting(
+        &self,
+        kernel: &Kernel,
+        launch: &Launch,
+        limits: &Limits,
+        collector: &mut Collector<'_>,
+    ) -> Result<Summary, ExploreError> {
+        let stats =
+            warpsafe_mc::dpor::explore_forked(kernel, launch, &limits.model_checker(), collector)?;
+        Ok(Summary::Executions(stats))
     }
 }

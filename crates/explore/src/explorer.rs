@@ -54,6 +54,8 @@ pub struct Limits {
     pub delays: usize,
     /// When the exploration stops, set-up included.
     pub deadline: Option<Instant>,
+    /// Cores the DPOR explorer may use (the others use one).
+    pub jobs: usize,
 }
 
 impl Default for Limits {
@@ -71,6 +73,7 @@ impl Default for Limits {
             model: mc.model,
             delays: search.delays,
             deadline: None,
+            jobs: mc.jobs,
         }
     }
 }
@@ -100,6 +103,8 @@ impl Limits {
             loop_bound: self.loop_bound,
             spin_assume: self.spin_assume,
             setup_deadline: self.deadline,
+            jobs: self.jobs,
+            share_eagerly: false,
         }
     }
 }
@@ -213,6 +218,20 @@ pub trait Explorer: Sync {
         limits: &Limits,
         observer: &mut dyn Observer,
     ) -> Result<Summary, ExploreError>;
+
+    /// Explores as [`Explorer::explore`] into the collector of an
+    /// exhaustive exploration. DPOR runs on [`Limits::jobs`] cores here,
+    /// each worker with its own part of the collector, joined in order
+    /// (`warpsafe_mc::Forkable`); the others run as `explore` does.
+    fn explore_collecting(
+        &self,
+        kernel: &Kernel,
+        launch: &Launch,
+        limits: &Limits,
+        collector: &mut crate::collect::Collector<'_>,
+    ) -> Result<Summary, ExploreError> {
+        self.explore(kernel, launch, limits, collector)
+    }
 }
 
 /// A model checker's exploration function (`warpsafe_mc::dpor::explore_with`

@@ -55,6 +55,25 @@ impl<'k> Outcomes<'k> {
         }
     }
 
+    /// An empty table for the same kernel (a worker's part).
+    pub fn fresh(&self) -> Outcomes<'k> {
+        Outcomes::new(self.kernel)
+    }
+
+    /// Adds the states of `later`, whose executions come after this
+    /// table's (first-reached order is kept).
+    pub fn merge(&mut self, later: Outcomes<'k>) {
+        for (state, n) in later.states {
+            match self.index.get(&state) {
+                Some(i) => self.states[*i].1 += n,
+                None => {
+                    self.index.insert(state.clone(), self.states.len());
+                    self.states.push((state, n));
+                }
+            }
+        }
+    }
+
     /// Every state as text (`x[0]=1 y[0]=0`, or `(no global memory
     /// written)`) with its count, in first-reached order.
     pub fn rendered(&self) -> Vec<(String, usize)> {

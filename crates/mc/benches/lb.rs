@@ -2,12 +2,12 @@
 //! ring LB-n and the store-buffering ring SB-n (seed 000 §4's benchmark
 //! families; the anchors are GPUMC's and GenMC's times on LB-n).
 //!
-//! `cargo bench -p warpsafe-mc --bench lb -- [FAMILY] [FROM] [TO]` runs, for
-//! every `n` in `FROM..=TO`, one fresh child process (so that peak memory
-//! does not carry over from a smaller `n`) that explores the family's
-//! kernel with a counting observer on one core, and prints executions,
-//! CPU seconds (time on a core, steadier than wall-clock time on a shared
-//! machine), wall-clock seconds, executions per CPU second and peak resident memory (`VmHWM`).
+//! `cargo bench -p warpsafe-mc --bench lb -- [FAMILY] [FROM] [TO] [JOBS]`
+//! runs, for every `n` in `FROM..=TO`, one fresh child process (so that
+//! peak memory does not carry over from a smaller `n`) that explores the
+//! family's kernel with a counting observer on `JOBS` cores (default 1),
+//! and prints executions, CPU seconds (all threads), wall-clock seconds,
+//! executions per wall-clock second and peak resident memory (`VmHWM`).
 //!
 //! Families (every thread reads one slot and writes another, relaxed):
 //!
@@ -22,7 +22,8 @@
 //!   reads can miss);
 //! - `lb-sc`: LB-n with `seq_cst` accesses.
 //!
-//! `... --bench lb -- --one FAMILY N` measures one point in this process.
+//! `... --bench lb -- --one FAMILY N [JOBS]` measures one point in this
+//! process.
 
 // The allocator the warpsafe binary uses, so the bench measures it.
 #[global_allocator]
@@ -32,7 +33,7 @@ use std::process::Command;
 use std::time::Instant;
 use warpsafe_frontend::{compile, Options, SourceLoader};
 use warpsafe_interp::Launch;
-use warpsafe_mc::{dpor, Config, Execution, Flow};
+use warpsafe_mc::{dpor, Config, Execution, Flow, Forkable, Join, Observer, Stats};
 use warpsafe_source::{SourceFile, SourceMap};
 
 struct NoFiles;
@@ -75,12 +76,16 @@ fn program(family: &str, n: u32) -> Option<(String, Launch)> {
     Some((src, launch))
 }
 
-/// Time this process has run on a CPU, in seconds (`/proc/self/schedstat`;
-/// steadier than wall-clock time on a shared machine).
+/// CPU time of this process, all its threads, in seconds (`utime` +
+/// `stime` of `/proc/self/stat`, in clock ticks of 10 ms).
 fn cpu_secs() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/schedstat").ok()?;
-    let ns: f64 = stat.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: f64 = fields.next()?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }
 
 /// Peak resident memory of this process in KiB (`VmHWM`), if known.
@@ -90,7 +95,7 @@ fn peak_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn one(family: &str, n: u32) {
+fn one(family: &str, n: u32, jobs: usize) {
     let Some((src, launch)) = program(family, n) else {
         eprintln!("unknown family {family}");
         std::process::exit(2);
@@ -105,29 +110,55 @@ fn one(family: &str, n: u32) {
         max_threads: 64,
         // Every thread of these rings interacts.
         max_active_threads: 64,
+        jobs,
         ..Config::default()
     };
-    let mut executions = 0u64;
-    let mut races = 0u64;
-    let mut count = |e: Execution| {
-        executions += 1;
-        races += e.races.len() as u64;
-        Flow::Continue
-    };
+    let mut count = Count::default();
     let start = Instant::now();
     let cpu0 = cpu_secs();
-    let stats = dpor::explore_with(kernel, &launch, &config, &mut count).expect("explores");
+    let stats = dpor::explore_forked(kernel, &launch, &config, &mut count).expect("explores");
     let wall = start.elapsed().as_secs_f64();
     let secs = match (cpu0, cpu_secs()) {
         (Some(a), Some(b)) => b - a,
         _ => wall,
     };
     println!(
-        "{family:<9} {n:>3} {executions:>10} {:>10} {secs:>10.3} {wall:>10.3} {:>12.0} {:>8.1} {races:>10}",
+        "{family:<9} {n:>3} {:>10} {:>10} {secs:>10.3} {wall:>10.3} {:>12.0} {:>8.1} {:>10}",
+        count.executions,
         stats.states,
-        executions as f64 / secs,
+        count.executions as f64 / wall,
         peak_kib().map_or(f64::NAN, |k| k as f64 / 1024.0),
+        count.races,
     );
+}
+
+/// Counts executions and races; on several jobs, per worker, summed.
+#[derive(Default)]
+struct Count {
+    executions: u64,
+    races: u64,
+}
+
+impl Observer for Count {
+    fn execution(&mut self, e: Execution) -> Flow {
+        self.executions += 1;
+        self.races += e.races.len() as u64;
+        Flow::Continue
+    }
+}
+
+impl Forkable for Count {
+    type Part = Count;
+    type Factory = ();
+    fn factory(&self) {}
+    fn part(_: &()) -> Count {
+        Count::default()
+    }
+    fn join(&mut self, part: Count, _: &Stats) -> Join {
+        self.executions += part.executions;
+        self.races += part.races;
+        Join::Continue
+    }
 }
 
 fn main() {
@@ -137,20 +168,22 @@ fn main() {
         .collect();
     if args.first().map(String::as_str) == Some("--one") {
         let n = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(4);
-        one(&args[1], n);
+        let jobs = args.get(3).and_then(|v| v.parse().ok()).unwrap_or(1);
+        one(&args[1], n, jobs);
         return;
     }
     let family = args.first().cloned().unwrap_or_else(|| "lb".into());
     let from: u32 = args.get(1).and_then(|v| v.parse().ok()).unwrap_or(2);
     let to: u32 = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(12);
+    let jobs: usize = args.get(3).and_then(|v| v.parse().ok()).unwrap_or(1);
     println!(
         "{:<9} {:>3} {:>10} {:>10} {:>10} {:>10} {:>12} {:>8} {:>10}",
-        "family", "n", "execs", "states", "cpu s", "wall s", "execs/s", "peak MB", "races"
+        "family", "n", "execs", "states", "cpu s", "wall s", "execs/wall s", "peak MB", "races"
     );
     let exe = std::env::current_exe().expect("the benchmark knows its own path");
     for n in from..=to {
         let status = Command::new(&exe)
-            .args(["--one", &family, &n.to_string()])
+            .args(["--one", &family, &n.to_string(), &jobs.to_string()])
             .status();
         if !status.is_ok_and(|s| s.success()) {
             eprintln!("{family} {n}: the child failed");

@@ -59,6 +59,7 @@ pub(crate) enum Status {
 }
 
 /// The kernel and the identity of every launched thread.
+#[derive(Clone)]
 pub(crate) struct Grid<'k> {
     pub kernel: &'k Kernel,
     pub ids: Vec<ThreadId>,

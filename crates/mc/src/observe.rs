@@ -33,6 +33,38 @@ pub trait Observer {
     }
 }
 
+/// An observer whose work can be split between threads, for DPOR on
+/// several cores ([`crate::dpor::explore_forked`]). Each worker hands the
+/// executions of its part of the exploration to its own empty observer
+/// (a *part*, made by [`Forkable::part`] from a [`Forkable::factory`]
+/// that workers share), and the caller's observer takes in the finished
+/// parts one by one, in the order a one-core exploration reaches their
+/// executions ([`Forkable::join`]).
+///
+/// Invariant of an implementation: joining the parts of an exploration in
+/// order leaves the observer as handing it every execution in that order
+/// would (parts are never joined after a [`Join::Stop`]).
+pub trait Forkable: Observer {
+    type Part: Observer + Send;
+    /// What workers make parts with.
+    type Factory: Sync;
+    fn factory(&self) -> Self::Factory;
+    fn part(factory: &Self::Factory) -> Self::Part;
+    /// Takes in a finished part, whose explorer counted `stats`.
+    fn join(&mut self, part: Self::Part, stats: &Stats) -> Join;
+}
+
+/// What joining a part did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Join {
+    Continue,
+    /// The observer stops within this part (as [`Flow::Stop`]).
+    Stop,
+    /// The part cannot be taken in as a whole (a limit falls inside it):
+    /// its executions must be handed to the observer one by one again.
+    Again,
+}
+
 /// What an exploration counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -94,6 +126,23 @@ impl Observer for Exploration {
     fn execution(&mut self, exec: Execution) -> Flow {
         self.executions.push(exec);
         Flow::Continue
+    }
+}
+
+/// Parts keep their executions; joining appends them in order.
+impl Forkable for Exploration {
+    type Part = Exploration;
+    type Factory = ();
+
+    fn factory(&self) {}
+
+    fn part(_: &()) -> Exploration {
+        Exploration::default()
+    }
+
+    fn join(&mut self, part: Exploration, _: &Stats) -> Join {
+        self.executions.extend(part.executions);
+        Join::Continue
     }
 }
 

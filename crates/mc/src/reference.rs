@@ -92,6 +92,14 @@ pub struct Config {
     /// give up, with [`McError::Setup`]; `None`: never. Exploring itself
     /// is limited by the [`crate::Observer`] (e.g. `--timeout`).
     pub setup_deadline: Option<std::time::Instant>,
+    /// Cores the DPOR explorer may use (`dpor::parallel`); the executions
+    /// it hands over, and their order, are the same for any number. The
+    /// reference enumerator uses one.
+    pub jobs: usize,
+    /// With `jobs > 1`: workers give away work at every state whether or
+    /// not another worker waits, so that parts are as many and as small
+    /// as they can be (for tests of the ordered join; slow).
+    pub share_eagerly: bool,
 }
 
 impl Default for Config {
@@ -106,6 +114,8 @@ impl Default for Config {
             loop_bound: Some(DEFAULT_LOOP_BOUND),
             spin_assume: true,
             setup_deadline: None,
+            jobs: 1,
+            share_eagerly: false,
         }
     }
 }

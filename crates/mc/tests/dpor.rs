@@ -448,6 +448,97 @@ fn dpor_matches_reference_on_litmus_kernels() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// Explores `k` on one core and on `jobs` workers that share work at every
+/// state (as many parts as possible): the same executions in the same
+/// order, and the same counts.
+fn compare_parallel(k: &Kernel, launch: &Launch, jobs: usize) -> Result<(), String> {
+    let config = Config {
+        max_states: 20_000,
+        ..Config::default()
+    };
+    let mut one = Exploration::default();
+    let s1 = dpor::explore_with(k, launch, &config, &mut one);
+    let mut many = Exploration::default();
+    let parallel = Config {
+        jobs,
+        share_eagerly: true,
+        ..config
+    };
+    let sn = dpor::explore_forked(k, launch, &parallel, &mut many);
+    match (s1, sn) {
+        (Ok(a), Ok(b)) => {
+            if a != b {
+                return Err(format!("counts differ on {jobs} jobs: {a:?} vs {b:?}"));
+            }
+            if one.executions != many.executions {
+                let first = one
+                    .executions
+                    .iter()
+                    .zip(&many.executions)
+                    .position(|(x, y)| x != y);
+                return Err(format!(
+                    "{jobs} jobs: {} executions vs {}, first difference at {first:?}",
+                    one.executions.len(),
+                    many.executions.len()
+                ));
+            }
+            Ok(())
+        }
+        (Err(a), Err(b)) if a.to_string() == b.to_string() => Ok(()),
+        (a, b) => Err(format!("one core: {a:?}, {jobs} jobs: {b:?}")),
+    }
+}
+
+#[test]
+fn parallel_dpor_matches_one_core_on_litmus_kernels() {
+    let mut failures = Vec::new();
+    for (src, grid, block) in litmus() {
+        let k = common::kernel(&format!("{HEADER}{src}"));
+        let launch = Launch::new([grid, 1, 1], [block, 1, 1]);
+        for jobs in [2, 3] {
+            if let Err(e) = compare_parallel(&k, &launch, jobs) {
+                failures.push(format!("{e}\n{src} on {grid}x{block}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn parallel_dpor_stops_where_one_core_stops() {
+    // LB-6 has 63 executions: a limit inside them fails on both.
+    let k = common::kernel(&format!("{HEADER}{}", lb(6)));
+    let launch = Launch::new([1, 1, 1], [6, 1, 1]);
+    for max in [1, 10, 62, 63, 64] {
+        let config = Config {
+            max_executions: max,
+            ..Config::default()
+        };
+        let one = dpor::explore(&k, &launch, &config).map(|e| e.executions);
+        let mut many = Exploration::default();
+        let parallel = Config {
+            jobs: 2,
+            share_eagerly: true,
+            ..config
+        };
+        let n = dpor::explore_forked(&k, &launch, &parallel, &mut many).map(|_| many.executions);
+        assert_eq!(format!("{one:?}"), format!("{n:?}"), "max {max}");
+    }
+    // An observer that stops at its 10th execution sees the same ten.
+    let mut seen = Vec::new();
+    let stats = dpor::explore_with(&k, &launch, &Config::default(), &mut |e| {
+        seen.push(e);
+        if seen.len() == 10 {
+            warpsafe_mc::Flow::Stop
+        } else {
+            warpsafe_mc::Flow::Continue
+        }
+    })
+    .expect("explores");
+    assert!(stats.stopped);
+    assert_eq!(seen.len(), 10);
+}
+
 fn lb(n: u32) -> String {
     format!(
         r#"
@@ -740,6 +831,9 @@ fn ops() -> usize {
 fn check_random(threads: &[Vec<Op>], launch: Launch) -> Result<(), TestCaseError> {
     let src = program(threads);
     let k = common::kernel(&format!("{HEADER}{src}"));
+    if let Err(e) = compare_parallel(&k, &launch, 3) {
+        return Err(TestCaseError::fail(format!("{e}\n{src}")));
+    }
     match compare_kernel(&k, &launch) {
         Ok(_) => Ok(()),
         // Too big for the reference enumerator (with a large `DPOR_OPS`).

@@ -140,6 +140,12 @@ pub struct ExploreArgs {
     /// Most rounds of repair (each fixes the races of one execution).
     #[arg(long, default_value_t = 8, requires = "repair")]
     pub repair_rounds: u32,
+    /// Threads the DPOR explorer works on (default: one per core). The
+    /// report, its witnesses and their numbers are the same for any number
+    /// (only the states and pruned counts of a stopped exploration may
+    /// differ).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
 }
 
 impl ExploreArgs {
@@ -158,6 +164,10 @@ impl ExploreArgs {
             max_active_threads: self.max_active_threads,
             loop_bound: Some(self.loop_bound),
             spin_assume: !self.no_spin_assume,
+            jobs: self.jobs.map_or_else(
+                || std::thread::available_parallelism().map_or(1, usize::from),
+                |j| j as usize,
+            ),
             ..Limits::default()
         }
     }
@@ -378,7 +388,7 @@ fn explore_kernel<'k>(
         .with_outcomes(args.outcomes.then_some(k))
         .with_progress(&mut report_progress);
     let mut r = KernelResult::explored(k, &launch, explorer.coverage(), collector, start, |c| {
-        explorer.explore(k, &launch, &limits, c)
+        explorer.explore_collecting(k, &launch, &limits, c)
     });
     if let Some(reading) = k.volatile_read_as {
         r.notes.push(reading.note().to_string());

@@ -2,7 +2,7 @@
 //! explorer grows and restricts it, built for cheap copies and cheap
 //! queries, and its conversion to the public [`Graph`].
 //!
-//! - Every event is an immutable [`Node`] behind an `Rc`, shared by all the
+//! - Every event is an immutable [`Node`] behind an `Arc`, shared by all the
 //!   states that contain it: copying a state copies one pointer per event
 //!   (and the per-state bit [`Slot::revisitable`]), never an event.
 //! - A node carries two vector clocks, its *views*: [`Node::hb`] counts,
@@ -13,7 +13,7 @@
 //!   `porf`), its `sw` sources (for `hb`) and, after a barrier, every
 //!   arrival at that barrier instance (see [`super::views`]).
 //! - A thread's interpreter is shared the same way ([`Lane::thread`]); it is
-//!   copied only when the thread runs on (`Rc::make_mut`). The node keeps
+//!   copied only when the thread runs on (`Arc::make_mut`). The node keeps
 //!   the interpreter paused at its event ([`Node::pre`]), so restricting a
 //!   graph never re-runs a thread.
 //! - `co` is, per interned location (an index into the explorer's location
@@ -26,7 +26,7 @@
 
 use crate::graph::{Event, EventId, Graph, Loc, RfSource};
 use crate::grid::Status;
-use std::rc::Rc;
+use std::sync::Arc;
 use warpsafe_interp::{Thread, Value};
 
 /// One event of a partial execution, shared between states.
@@ -40,7 +40,7 @@ pub(super) struct Node<'k> {
     /// Insertion order (TruSt's `<`).
     pub stamp: u64,
     /// The thread paused at this event, before it was performed.
-    pub pre: Rc<Thread<'k>>,
+    pub pre: Arc<Thread<'k>>,
     /// The interpreter's event.
     pub ev: warpsafe_interp::Event,
     /// Per thread, the number of its events `hb`-before this one (this one
@@ -61,7 +61,7 @@ impl Node<'_> {
 /// An event of one state: the shared node and the per-state bit.
 #[derive(Clone)]
 pub(super) struct Slot<'k> {
-    pub node: Rc<Node<'k>>,
+    pub node: Arc<Node<'k>>,
     /// A read that later writes may revisit (false once it is in the
     /// `porf`-prefix of a write that revisited an earlier read).
     pub revisitable: bool,
@@ -70,7 +70,7 @@ pub(super) struct Slot<'k> {
 /// Where one thread is.
 #[derive(Clone)]
 pub(super) struct Lane<'k> {
-    pub thread: Rc<Thread<'k>>,
+    pub thread: Arc<Thread<'k>>,
     pub status: Status,
     /// The interned location of the atomic the thread faulted at (its
     /// initial value is part of the graph, as in the reference enumerator).
@@ -80,13 +80,13 @@ pub(super) struct Lane<'k> {
 /// A partial execution and where every thread stands.
 ///
 /// Every thread's events and every location's `co` list and every thread's [`Lane`] sit behind an
-/// `Rc`: a copy shares them, and a change copies only the list it changes.
+/// `Arc`: a copy shares them, and a change copies only the list it changes.
 #[derive(Clone)]
 pub(super) struct State<'k> {
-    pub lanes: Vec<Rc<Lane<'k>>>,
-    pub events: Vec<Rc<Vec<Slot<'k>>>>,
+    pub lanes: Vec<Arc<Lane<'k>>>,
+    pub events: Vec<Arc<Vec<Slot<'k>>>>,
     /// Per interned location, the writes in `co` order after the initial one.
-    pub co: Vec<Rc<Vec<EventId>>>,
+    pub co: Vec<Arc<Vec<EventId>>>,
     pub next_stamp: u64,
     /// Events with a `seq_cst` order (not barriers): (SC) is checked only
     /// when there are some.
@@ -104,7 +104,7 @@ impl<'k> State<'k> {
 
     /// Thread `t`'s events, for changing them.
     pub fn thread_mut(&mut self, t: usize) -> &mut Vec<Slot<'k>> {
-        Rc::make_mut(&mut self.events[t])
+        Arc::make_mut(&mut self.events[t])
     }
 
     pub fn next_id(&self, t: usize) -> EventId {
@@ -135,9 +135,9 @@ impl<'k> State<'k> {
     /// The `co` list of `loc`, for changing it.
     pub fn co_mut(&mut self, loc: usize) -> &mut Vec<EventId> {
         if self.co.len() <= loc {
-            self.co.resize_with(loc + 1, Rc::default);
+            self.co.resize_with(loc + 1, Arc::default);
         }
-        Rc::make_mut(&mut self.co[loc])
+        Arc::make_mut(&mut self.co[loc])
     }
 
     /// The position of a source in its location's `co` (the initial write

@@ -1,0 +1,172 @@
+//! The DPOR explorer's depth-first loop over a work stack of states, and
+//! where the complete executions it finds go (a [`Sink`]): straight to
+//! the caller's [`Observer`] ([`Direct`], one core), or to the ordered
+//! merge of a parallel exploration ([`super::parallel`]).
+//!
+//! Invariant: states are expanded in the order of the stack (last pushed
+//! first), successors pushed so that the first one is expanded first, so
+//! the executions of one stack come out in one order whatever the sink;
+//! states a sink takes to share are the bottom of the stack, explored
+//! after all the others, so the executions of the stack then those of the
+//! shared states are that same order.
+
+use super::{verifiable, Explorer, State};
+use crate::consistency::Relations;
+use crate::grid::Status;
+use crate::observe::{Flow, Observer, Stats};
+use crate::races::races;
+use crate::reference::{Execution, McError};
+
+/// Where an exploration's complete executions go.
+pub(super) trait Sink<'k> {
+    /// Called before each state is expanded; [`Flow::Stop`] ends the run
+    /// (incomplete).
+    fn tick(&mut self, stats: &Stats) -> Flow;
+    /// Counts one more state pushed on the work stack; fails past
+    /// [`crate::Config::max_states`].
+    fn count_state(&mut self, stats: &mut Stats) -> Result<(), McError>;
+    /// One complete execution; [`Flow::Stop`] ends the run.
+    fn execution(&mut self, exec: Execution, stats: &mut Stats) -> Result<Flow, McError>;
+    /// Whether another worker waits for states to explore.
+    fn wants_work(&self) -> bool {
+        false
+    }
+    /// Gives `states` (a work stack, explored after everything left on
+    /// the caller's stack) to another worker.
+    fn share(&mut self, _explorer: &Explorer<'k>, _states: Vec<State<'k>>) {}
+}
+
+/// The sink of a one-core exploration: the caller's observer, with
+/// `--max-executions` and `--max-states` checked here.
+pub(super) struct Direct<'o> {
+    observer: &'o mut dyn Observer,
+    max_executions: usize,
+    max_states: usize,
+}
+
+impl<'o> Direct<'o> {
+    pub fn new(observer: &'o mut dyn Observer, max_executions: usize, max_states: usize) -> Self {
+        Direct {
+            observer,
+            max_executions,
+            max_states,
+        }
+    }
+}
+
+impl Sink<'_> for Direct<'_> {
+    fn tick(&mut self, stats: &Stats) -> Flow {
+        self.observer.tick(stats)
+    }
+
+    fn count_state(&mut self, stats: &mut Stats) -> Result<(), McError> {
+        stats.states += 1;
+        if stats.states > self.max_states {
+            return Err(McError::TooManyStates {
+                limit: self.max_states,
+            });
+        }
+        Ok(())
+    }
+
+    fn execution(&mut self, exec: Execution, stats: &mut Stats) -> Result<Flow, McError> {
+        stats.check_room(self.max_executions)?;
+        stats.hand(exec, &mut *self.observer);
+        Ok(if stats.stopped {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        })
+    }
+}
+
+impl<'k> Explorer<'k> {
+    /// Explores every state of `stack` and its successors, depth first,
+    /// handing each complete execution to `sink`.
+    pub(super) fn run(
+        &mut self,
+        mut stack: Vec<State<'k>>,
+        sink: &mut dyn Sink<'k>,
+    ) -> Result<(), McError> {
+        let mut succs = Vec::new();
+        while let Some(state) = stack.pop() {
+            if stack.len() >= 2 && sink.wants_work() {
+                // The bottom half: the states this stack would reach last.
+                let rest = stack.split_off(stack.len() / 2);
+                let bottom = std::mem::replace(&mut stack, rest);
+                sink.share(self, bottom);
+            }
+            if self.out.stopped || sink.tick(&self.out) == Flow::Stop {
+                self.out.stopped = true;
+                break;
+            }
+            let Some(t) = next_thread(&state) else {
+                if let Some(exec) = self.complete(state) {
+                    if sink.execution(exec, &mut self.out)? == Flow::Stop {
+                        self.out.stopped = true;
+                    }
+                }
+                continue;
+            };
+            self.expand(state, t, &mut succs)?;
+            for s in succs.drain(..).rev() {
+                sink.count_state(&mut self.out)?;
+                stack.push(s);
+            }
+        }
+        Ok(())
+    }
+
+    /// The consistent successors of `state` by its thread `t`, into `out`
+    /// (in the order they are to be explored); fails when more threads
+    /// interact than [`crate::Config::max_active_threads`].
+    pub(super) fn expand(
+        &mut self,
+        state: State<'k>,
+        t: usize,
+        out: &mut Vec<State<'k>>,
+    ) -> Result<(), McError> {
+        self.successors(state, t, out)?;
+        if self.active.count() > self.config.max_active_threads {
+            return Err(McError::TooManyActiveThreads {
+                limit: self.config.max_active_threads,
+            });
+        }
+        Ok(())
+    }
+
+    /// The public execution of a complete state, or `None` when a thread's
+    /// `__assume` failed in it (counted as pruned).
+    pub(super) fn complete(&mut self, state: State<'k>) -> Option<Execution> {
+        if state
+            .lanes
+            .iter()
+            .any(|l| matches!(l.status, Status::Infeasible))
+        {
+            self.out.pruned_infeasible += 1;
+            return None;
+        }
+        let graph = state.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
+        let found = self.races_of(&state);
+        if cfg!(debug_assertions) && verifiable(&state) {
+            assert_eq!(
+                found,
+                races(&Relations::new(&graph, self.config.model)),
+                "races from views"
+            );
+        }
+        Some(
+            self.grid
+                .execution_with(graph, state.lanes.iter().map(|l| &l.status), found),
+        )
+    }
+}
+
+/// The thread whose pending event a state adds next (the lowest that can
+/// run), or `None` when the state is complete.
+pub(super) fn next_thread(state: &State<'_>) -> Option<usize> {
+    state
+        .lanes
+        .iter()
+        .position(|l| matches!(l.status, Status::Ready(_)))
+}
