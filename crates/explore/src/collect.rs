@@ -212,12 +212,30 @@ impl Observer for Collector<'_> {
 }
 
 impl Collector<'_> {
-    fn execution(&mut self, exec: Execution) -> Flow {
+    /// Counts one more execution, or stops before it past
+    /// `--max-executions` (`false`).
+    fn admit(&mut self) -> bool {
         if self.max_executions.is_some_and(|m| self.executions >= m) {
             self.stop = Some(Stop::MaxExecutions(self.executions));
-            return Flow::Stop;
+            return false;
         }
         self.executions += 1;
+        true
+    }
+
+    /// A complete execution with nothing to report, not built (DPOR asks
+    /// for those only when outcomes are counted).
+    fn clean(&mut self) -> Flow {
+        if !self.admit() {
+            return Flow::Stop;
+        }
+        self.progressed()
+    }
+
+    fn execution(&mut self, exec: Execution) -> Flow {
+        if !self.admit() {
+            return Flow::Stop;
+        }
         if !exec.blocked.is_empty() {
             self.blocked += 1;
         }
@@ -262,6 +280,21 @@ impl Collector<'_> {
                 number: self.executions,
             });
         }
+        self.report_progress();
+        if any && self.mode == Mode::FirstError {
+            self.stop = Some(Stop::FirstError);
+            return Flow::Stop;
+        }
+        self.check_deadline()
+    }
+
+    /// After an execution: progress, and a stop at the deadline.
+    fn progressed(&mut self) -> Flow {
+        self.report_progress();
+        self.check_deadline()
+    }
+
+    fn report_progress(&mut self) {
         let progress = Progress {
             executions: self.executions,
             errors: self.errors.len(),
@@ -270,23 +303,11 @@ impl Collector<'_> {
         if let Some(p) = &mut self.progress {
             p(progress);
         }
-        if any && self.mode == Mode::FirstError {
-            self.stop = Some(Stop::FirstError);
-            return Flow::Stop;
-        }
-        self.check_deadline()
     }
 
     fn tick_stats(&mut self, stats: &Stats) -> Flow {
         self.last_stats = *stats;
-        let progress = Progress {
-            executions: self.executions,
-            errors: self.errors.len(),
-            states: stats.states,
-        };
-        if let Some(p) = &mut self.progress {
-            p(progress);
-        }
+        self.report_progress();
         if let Some((limit, probe)) = self.max_memory {
             let now = Instant::now();
             if now - self.last_memory_check >= MEMORY_CHECK_EVERY {
@@ -371,6 +392,15 @@ impl<'a> Collector<'a> {
 impl warpsafe_mc::Observer for Collector<'_> {
     fn execution(&mut self, exec: Execution) -> Flow {
         Collector::execution(self, exec)
+    }
+
+    /// Clean executions matter only to the table of outcomes.
+    fn needs_clean(&self) -> bool {
+        self.outcomes.is_some()
+    }
+
+    fn clean(&mut self) -> Flow {
+        Collector::clean(self)
     }
 
     fn tick(&mut self, stats: &Stats) -> Flow {

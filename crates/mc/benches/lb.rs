@@ -145,6 +145,15 @@ impl Observer for Count {
         self.races += e.races.len() as u64;
         Flow::Continue
     }
+
+    fn needs_clean(&self) -> bool {
+        false
+    }
+
+    fn clean(&mut self) -> Flow {
+        self.executions += 1;
+        Flow::Continue
+    }
 }
 
 impl Forkable for Count {

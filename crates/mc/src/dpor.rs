@@ -66,7 +66,11 @@
 //! - A complete state is handed to the observer as a public
 //!   [`crate::Execution`]; its races come from the views, and only at
 //!   locations where two kinds of access seen in the exploration may race
-//!   (plain, or atomics whose scopes do not include each other).
+//!   (plain, or atomics whose scopes do not include each other). One with
+//!   nothing to report (complete, no race, every thread ended, barriers
+//!   matched: what [`crate::findings`] would find in it) is only counted
+//!   when the observer does not need it whole ([`run`]; debug builds build
+//!   it anyway and check that it has no finding).
 //!
 //! Evidence: `tests/dpor.rs` checks, against [`crate::reference`], the
 //! same set of graphs (hence counts and outcomes) and no graph twice, on
@@ -120,9 +124,11 @@
 //!   events) for every successor of a graph with `seq_cst` events, so such
 //!   programs explore several times slower per execution than relaxed or
 //!   acquire/release ones.
-//! - Every execution is handed over as a full [`crate::Execution`] (its
-//!   graph, final memory and races as maps and vectors); building and
-//!   dropping it is about half of the time per execution on LB-n.
+//! - Every execution with something to report, and every one when the
+//!   observer asks ([`Observer::needs_clean`]: `--outcomes`, tests), is
+//!   handed over as a full [`crate::Execution`] (its graph, final memory
+//!   and races as maps and vectors); building and dropping one costs
+//!   about as much as exploring it on LB-n. The others are only counted.
 
 mod active;
 mod coherence;

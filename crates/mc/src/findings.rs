@@ -19,7 +19,7 @@
 //! no failed assertion, no thread blocked at a barrier, no fault and no
 //! thread waiting forever in an await loop.
 
-use crate::graph::{BarrierGroup, BarrierInstance, EventId, RfSource, ThreadId};
+use crate::graph::{BarrierGroup, BarrierInstance, Event, EventId, RfSource, ThreadId};
 use crate::grid::in_group;
 use crate::races::{Race, RaceKind};
 use crate::reference::{AssertionFailure, Execution, ThreadFault};
@@ -291,7 +291,10 @@ pub fn findings(exec: &Execution) -> Vec<Finding> {
         }
     }
     out.extend(barriers);
-    out.extend(mismatched_barriers(exec));
+    let g = &exec.graph;
+    out.extend(mismatched_barriers(g.events.iter().enumerate().flat_map(
+        |(t, events)| events.iter().map(move |e| (g.threads[t], e)),
+    )));
     out.extend(exec.faults.iter().cloned().map(Finding::Fault));
     out.extend(hangs(exec));
     out
@@ -299,34 +302,34 @@ pub fn findings(exec: &Execution) -> Vec<Finding> {
 
 /// One finding per block or grid barrier instance whose participants
 /// arrived at different statements (warp and tile barriers may be reached
-/// from different statements since Volta: not an error).
-fn mismatched_barriers(exec: &Execution) -> Vec<Finding> {
-    let g = &exec.graph;
+/// from different statements since Volta: not an error), over an
+/// execution's events (each with its thread) in thread and program order.
+pub(crate) fn mismatched_barriers<'e>(
+    events: impl Iterator<Item = (ThreadId, &'e Event)>,
+) -> Vec<Finding> {
     let mut first: Vec<(BarrierInstance, BarrierArrival)> = Vec::new();
     let mut out = Vec::new();
     let mut reported: Vec<BarrierInstance> = Vec::new();
-    for (t, events) in g.events.iter().enumerate() {
-        for e in events {
-            let Some(inst) = e.barrier else { continue };
-            if !matches!(inst.group, BarrierGroup::Block { .. } | BarrierGroup::Grid) {
-                continue;
+    for (thread, e) in events {
+        let Some(inst) = e.barrier else { continue };
+        if !matches!(inst.group, BarrierGroup::Block { .. } | BarrierGroup::Grid) {
+            continue;
+        }
+        let here = BarrierArrival {
+            thread,
+            event: e.id,
+            span: e.span,
+        };
+        match first.iter().find(|(i, _)| *i == inst) {
+            None => first.push((inst, here)),
+            Some((_, a)) if a.span != e.span && !reported.contains(&inst) => {
+                reported.push(inst);
+                out.push(Finding::MismatchedBarrier {
+                    first: *a,
+                    second: here,
+                });
             }
-            let here = BarrierArrival {
-                thread: g.threads[t],
-                event: e.id,
-                span: e.span,
-            };
-            match first.iter().find(|(i, _)| *i == inst) {
-                None => first.push((inst, here)),
-                Some((_, a)) if a.span != e.span && !reported.contains(&inst) => {
-                    reported.push(inst);
-                    out.push(Finding::MismatchedBarrier {
-                        first: *a,
-                        second: here,
-                    });
-                }
-                Some(_) => {}
-            }
+            Some(_) => {}
         }
     }
     out

@@ -504,6 +504,57 @@ fn parallel_dpor_matches_one_core_on_litmus_kernels() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// Counts the executions it is not handed whole.
+#[derive(Default)]
+struct SkipClean {
+    clean: usize,
+    whole: Vec<warpsafe_mc::Execution>,
+}
+
+impl warpsafe_mc::Observer for SkipClean {
+    fn execution(&mut self, exec: warpsafe_mc::Execution) -> warpsafe_mc::Flow {
+        self.whole.push(exec);
+        warpsafe_mc::Flow::Continue
+    }
+
+    fn needs_clean(&self) -> bool {
+        false
+    }
+
+    fn clean(&mut self) -> warpsafe_mc::Flow {
+        self.clean += 1;
+        warpsafe_mc::Flow::Continue
+    }
+}
+
+#[test]
+fn executions_with_nothing_to_report_are_counted_not_built() {
+    // Exactly the complete executions without findings are left unbuilt
+    // (debug builds also build each and check it has none), in order.
+    let mut skipped = 0;
+    for (src, grid, block) in litmus() {
+        let k = common::kernel(&format!("{HEADER}{src}"));
+        let launch = Launch::new([grid, 1, 1], [block, 1, 1]);
+        let config = Config::default();
+        let Ok(all) = dpor::explore(&k, &launch, &config) else {
+            continue;
+        };
+        let mut obs = SkipClean::default();
+        dpor::explore_with(&k, &launch, &config, &mut obs).expect("explores as before");
+        let (clean, whole): (Vec<_>, Vec<_>) = all
+            .executions
+            .into_iter()
+            .partition(|e| e.is_complete() && warpsafe_mc::findings(e).is_empty());
+        assert_eq!(obs.clean, clean.len(), "{src}");
+        assert_eq!(obs.whole, whole, "{src}");
+        skipped += obs.clean;
+    }
+    assert!(
+        skipped > 100,
+        "only {skipped} clean executions in the litmus kernels"
+    );
+}
+
 #[test]
 fn parallel_dpor_stops_where_one_core_stops() {
     // LB-6 has 63 executions: a limit inside them fails on both.

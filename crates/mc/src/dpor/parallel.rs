@@ -41,9 +41,10 @@
 //! at `--max-executions` reports the one-core run's.
 
 use super::run::{Direct, Sink};
+use super::state::Detach;
 use super::{Explorer, State};
 use crate::observe::{Flow, Forkable, Join, Observer, Stats};
-use crate::reference::{Execution, McError};
+use crate::reference::McError;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -52,6 +53,9 @@ use std::time::Duration;
 /// How often the join asks the caller's observer whether to stop (a
 /// timeout) while it waits for a part.
 const TICK: Duration = Duration::from_millis(20);
+/// States a worker counts on its own before adding them to the shared
+/// count, when that count only shows progress (no `--max-states`).
+const STATES_BATCH: usize = 1024;
 
 /// A finished segment: its part, its explorer's counters, and the error
 /// that ended it if one did.
@@ -222,12 +226,18 @@ fn work<O: Forkable>(shared: &Shared<'_, O::Part, O::Factory>) {
         };
         let mut ex = seg.explorer;
         ex.out = Stats::default();
+        // Copied here, by the worker that uses them (its own memory), so
+        // that the workers share no reference count.
+        let mut memo = Detach::default();
+        let stack: Vec<_> = seg.stack.iter().map(|s| s.detached(&mut memo)).collect();
+        drop(seg.stack);
+        drop(memo);
         let mut sink = Part::<O> {
             id: seg.id,
             part: O::part(&shared.factory),
             shared,
         };
-        let done = ex.run(seg.stack, &mut sink);
+        let done = ex.run(stack, &mut sink);
         // The join may have stopped and dropped the receiver.
         let _ = seg.tx.send((sink.part, ex.out, done));
         let mut plan = shared.plan();
@@ -345,22 +355,27 @@ impl<'k, O: Forkable> Sink<'k> for Part<'_, 'k, O> {
 
     fn count_state(&mut self, stats: &mut Stats) -> Result<(), McError> {
         stats.states += 1;
-        if self.shared.states.fetch_add(1, Ordering::Relaxed) + 1 > self.shared.max_states {
-            return Err(McError::TooManyStates {
-                limit: self.shared.max_states,
-            });
+        // The shared count is one cache line for every worker: without a
+        // limit (it is then only for progress) it is brought up to date
+        // every [`STATES_BATCH`] states.
+        let batch = if self.shared.max_states == usize::MAX {
+            STATES_BATCH
+        } else {
+            1
+        };
+        if stats.states.is_multiple_of(batch) {
+            let all = self.shared.states.fetch_add(batch, Ordering::Relaxed);
+            if all + batch > self.shared.max_states {
+                return Err(McError::TooManyStates {
+                    limit: self.shared.max_states,
+                });
+            }
         }
         Ok(())
     }
 
-    fn execution(&mut self, exec: Execution, stats: &mut Stats) -> Result<Flow, McError> {
-        stats.check_room(self.shared.max_executions)?;
-        stats.hand(exec, &mut self.part);
-        Ok(if stats.stopped {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        })
+    fn handing(&mut self) -> (&mut dyn Observer, usize) {
+        (&mut self.part, self.shared.max_executions)
     }
 
     fn wants_work(&self) -> bool {

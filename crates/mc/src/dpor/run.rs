@@ -12,6 +12,7 @@
 
 use super::{verifiable, Explorer, State};
 use crate::consistency::Relations;
+use crate::findings::{findings, mismatched_barriers};
 use crate::grid::Status;
 use crate::observe::{Flow, Observer, Stats};
 use crate::races::races;
@@ -25,8 +26,9 @@ pub(super) trait Sink<'k> {
     /// Counts one more state pushed on the work stack; fails past
     /// [`crate::Config::max_states`].
     fn count_state(&mut self, stats: &mut Stats) -> Result<(), McError>;
-    /// One complete execution; [`Flow::Stop`] ends the run.
-    fn execution(&mut self, exec: Execution, stats: &mut Stats) -> Result<Flow, McError>;
+    /// The observer complete executions go to, and the most executions
+    /// it may get ([`crate::Config::max_executions`]).
+    fn handing(&mut self) -> (&mut dyn Observer, usize);
     /// Whether another worker waits for states to explore.
     fn wants_work(&self) -> bool {
         false
@@ -69,14 +71,8 @@ impl Sink<'_> for Direct<'_> {
         Ok(())
     }
 
-    fn execution(&mut self, exec: Execution, stats: &mut Stats) -> Result<Flow, McError> {
-        stats.check_room(self.max_executions)?;
-        stats.hand(exec, &mut *self.observer);
-        Ok(if stats.stopped {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        })
+    fn handing(&mut self) -> (&mut dyn Observer, usize) {
+        (&mut *self.observer, self.max_executions)
     }
 }
 
@@ -101,11 +97,7 @@ impl<'k> Explorer<'k> {
                 break;
             }
             let Some(t) = next_thread(&state) else {
-                if let Some(exec) = self.complete(state) {
-                    if sink.execution(exec, &mut self.out)? == Flow::Stop {
-                        self.out.stopped = true;
-                    }
-                }
+                self.finish(state, sink)?;
                 continue;
             };
             self.expand(state, t, &mut succs)?;
@@ -135,30 +127,64 @@ impl<'k> Explorer<'k> {
         Ok(())
     }
 
-    /// The public execution of a complete state, or `None` when a thread's
-    /// `__assume` failed in it (counted as pruned).
-    pub(super) fn complete(&mut self, state: State<'k>) -> Option<Execution> {
+    /// Hands a complete state to the sink's observer: dropped (counted as
+    /// pruned) when a thread's `__assume` failed in it, counted without
+    /// being built when it has nothing to report and the observer does
+    /// not need such executions whole, else built.
+    fn finish(&mut self, state: State<'k>, sink: &mut dyn Sink<'k>) -> Result<(), McError> {
         if state
             .lanes
             .iter()
             .any(|l| matches!(l.status, Status::Infeasible))
         {
             self.out.pruned_infeasible += 1;
-            return None;
+            return Ok(());
         }
-        let graph = state.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
+        let (observer, max) = sink.handing();
+        self.out.check_room(max)?;
         let found = self.races_of(&state);
-        if cfg!(debug_assertions) && verifiable(&state) {
+        if !observer.needs_clean() && found.is_empty() && self.clean(&state) {
+            if cfg!(debug_assertions) {
+                let exec = self.build(&state, found);
+                assert!(
+                    exec.is_complete() && findings(&exec).is_empty(),
+                    "an execution counted as clean has findings: {:?}",
+                    findings(&exec)
+                );
+            }
+            self.out.hand_clean(observer);
+        } else {
+            let exec = self.build(&state, found);
+            self.out.hand(exec, observer);
+        }
+        Ok(())
+    }
+
+    /// Whether a complete state with no race has nothing to report: every
+    /// thread ended (none failed an assertion, faulted, waits at a barrier
+    /// or was cut in a loop) and every block or grid barrier instance was
+    /// reached from one statement (as [`findings`] judges it).
+    fn clean(&self, state: &State<'k>) -> bool {
+        state.lanes.iter().all(|l| matches!(l.status, Status::Done))
+            && mismatched_barriers(state.events.iter().enumerate().flat_map(|(t, slots)| {
+                let id = self.grid.ids[t];
+                slots.iter().map(move |s| (id, &s.node.event))
+            }))
+            .is_empty()
+    }
+
+    /// The public execution of a complete state, with its races `found`.
+    fn build(&self, state: &State<'k>, found: Vec<crate::races::Race>) -> Execution {
+        let graph = state.to_graph(&self.grid.ids, &self.locs, &self.sorted_locs);
+        if cfg!(debug_assertions) && verifiable(state) {
             assert_eq!(
                 found,
                 races(&Relations::new(&graph, self.config.model)),
                 "races from views"
             );
         }
-        Some(
-            self.grid
-                .execution_with(graph, state.lanes.iter().map(|l| &l.status), found),
-        )
+        self.grid
+            .execution_with(graph, state.lanes.iter().map(|l| &l.status), found)
     }
 }
 

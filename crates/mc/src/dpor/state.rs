@@ -26,6 +26,7 @@
 
 use crate::graph::{Event, EventId, Graph, Loc, RfSource};
 use crate::grid::Status;
+use std::collections::HashMap;
 use std::sync::Arc;
 use warpsafe_interp::{Thread, Value};
 
@@ -187,5 +188,102 @@ impl<'k> State<'k> {
             .map(|l| locs[*l])
             .collect();
         g
+    }
+}
+
+/// Deep copies of states for another core ([`State::detached`]): a
+/// reference count that two cores update bounces between their caches,
+/// so states handed to another worker share nothing with the giver's.
+/// States detached through one `Detach` share their copies with each
+/// other (by address of the original).
+#[derive(Default)]
+pub(super) struct Detach<'k> {
+    threads: HashMap<*const Thread<'k>, Arc<Thread<'k>>>,
+    nodes: HashMap<*const Node<'k>, Arc<Node<'k>>>,
+    slots: HashMap<*const Vec<Slot<'k>>, Arc<Vec<Slot<'k>>>>,
+    lanes: HashMap<*const Lane<'k>, Arc<Lane<'k>>>,
+    co: HashMap<*const Vec<EventId>, Arc<Vec<EventId>>>,
+}
+
+/// The copy of `x` in `memo`, made by `copy` the first time.
+fn copied<T>(memo: &mut HashMap<*const T, Arc<T>>, x: &Arc<T>, copy: impl FnOnce() -> T) -> Arc<T> {
+    if let Some(c) = memo.get(&Arc::as_ptr(x)) {
+        return Arc::clone(c);
+    }
+    let c = Arc::new(copy());
+    memo.insert(Arc::as_ptr(x), Arc::clone(&c));
+    c
+}
+
+impl<'k> Detach<'k> {
+    fn thread(&mut self, t: &Arc<Thread<'k>>) -> Arc<Thread<'k>> {
+        copied(&mut self.threads, t, || Thread::clone(t))
+    }
+
+    fn node(&mut self, n: &Arc<Node<'k>>) -> Arc<Node<'k>> {
+        if let Some(c) = self.nodes.get(&Arc::as_ptr(n)) {
+            return Arc::clone(c);
+        }
+        let pre = self.thread(&n.pre);
+        let c = Arc::new(Node {
+            event: n.event.clone(),
+            loc: n.loc,
+            rf: n.rf,
+            stamp: n.stamp,
+            pre,
+            ev: n.ev.clone(),
+            hb: n.hb.clone(),
+            porf: n.porf.clone(),
+        });
+        self.nodes.insert(Arc::as_ptr(n), Arc::clone(&c));
+        c
+    }
+
+    fn slots(&mut self, v: &Arc<Vec<Slot<'k>>>) -> Arc<Vec<Slot<'k>>> {
+        if let Some(c) = self.slots.get(&Arc::as_ptr(v)) {
+            return Arc::clone(c);
+        }
+        let copy: Vec<Slot<'k>> = v
+            .iter()
+            .map(|s| Slot {
+                node: self.node(&s.node),
+                revisitable: s.revisitable,
+            })
+            .collect();
+        let c = Arc::new(copy);
+        self.slots.insert(Arc::as_ptr(v), Arc::clone(&c));
+        c
+    }
+
+    fn lane(&mut self, l: &Arc<Lane<'k>>) -> Arc<Lane<'k>> {
+        if let Some(c) = self.lanes.get(&Arc::as_ptr(l)) {
+            return Arc::clone(c);
+        }
+        let thread = self.thread(&l.thread);
+        let c = Arc::new(Lane {
+            thread,
+            status: l.status.clone(),
+            fault_loc: l.fault_loc,
+        });
+        self.lanes.insert(Arc::as_ptr(l), Arc::clone(&c));
+        c
+    }
+}
+
+impl<'k> State<'k> {
+    /// A copy that shares nothing with `self` but what `memo` copied
+    /// already (see [`Detach`]).
+    pub fn detached(&self, memo: &mut Detach<'k>) -> State<'k> {
+        State {
+            lanes: self.lanes.iter().map(|l| memo.lane(l)).collect(),
+            events: self.events.iter().map(|v| memo.slots(v)).collect(),
+            co: self
+                .co
+                .iter()
+                .map(|c| copied(&mut memo.co, c, || Vec::clone(c)))
+                .collect(),
+            next_stamp: self.next_stamp,
+            sc_events: self.sc_events,
+        }
     }
 }
