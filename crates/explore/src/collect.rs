@@ -17,7 +17,7 @@ use crate::outcomes::Outcomes;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use warpsafe_ir::Kernel;
-use warpsafe_mc::{findings, Execution, Finding, FindingKey, Flow, Forkable, Join, Stats};
+use warpsafe_mc::{findings, Ending, Execution, Finding, FindingKey, Flow, Forkable, Join, Stats};
 
 /// When the exploration stops on errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,11 +223,16 @@ impl Collector<'_> {
         true
     }
 
-    /// A complete execution with nothing to report, not built (DPOR asks
-    /// for those only when outcomes are counted).
-    fn clean(&mut self) -> Flow {
+    /// An execution with nothing to report, not built (DPOR hands those
+    /// whole only when outcomes are counted).
+    fn clean(&mut self, ending: Ending) -> Flow {
         if !self.admit() {
             return Flow::Stop;
+        }
+        match ending {
+            Ending::Complete => {}
+            Ending::Cut { loop_bound: true } => self.bounded += 1,
+            Ending::Cut { loop_bound: false } => self.spin_blocked += 1,
         }
         self.progressed()
     }
@@ -399,8 +404,8 @@ impl warpsafe_mc::Observer for Collector<'_> {
         self.outcomes.is_some()
     }
 
-    fn clean(&mut self) -> Flow {
-        Collector::clean(self)
+    fn clean(&mut self, ending: Ending) -> Flow {
+        Collector::clean(self, ending)
     }
 
     fn tick(&mut self, stats: &Stats) -> Flow {

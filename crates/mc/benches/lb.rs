@@ -33,7 +33,7 @@ use std::process::Command;
 use std::time::Instant;
 use warpsafe_frontend::{compile, Options, SourceLoader};
 use warpsafe_interp::Launch;
-use warpsafe_mc::{dpor, Config, Execution, Flow, Forkable, Join, Observer, Stats};
+use warpsafe_mc::{dpor, Config, Ending, Execution, Flow, Forkable, Join, Observer, Stats};
 use warpsafe_source::{SourceFile, SourceMap};
 
 struct NoFiles;
@@ -150,7 +150,7 @@ impl Observer for Count {
         false
     }
 
-    fn clean(&mut self) -> Flow {
+    fn clean(&mut self, _: Ending) -> Flow {
         self.executions += 1;
         Flow::Continue
     }

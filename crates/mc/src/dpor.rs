@@ -67,10 +67,11 @@
 //!   [`crate::Execution`]; its races come from the views, and only at
 //!   locations where two kinds of access seen in the exploration may race
 //!   (plain, or atomics whose scopes do not include each other). One with
-//!   nothing to report (complete, no race, every thread ended, barriers
-//!   matched: what [`crate::findings`] would find in it) is only counted
-//!   when the observer does not need it whole ([`run`]; debug builds build
-//!   it anyway and check that it has no finding).
+//!   nothing to report (no race, failed assertion, fault, divergent or
+//!   mismatched barrier, or hang: what [`crate::findings`] would find in
+//!   it, judged on the state) is only counted, as complete or cut, when
+//!   the observer does not need it whole ([`run`]; debug builds build it
+//!   anyway and check that it has no finding).
 //!
 //! Evidence: `tests/dpor.rs` checks, against [`crate::reference`], the
 //! same set of graphs (hence counts and outcomes) and no graph twice, on

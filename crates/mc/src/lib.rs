@@ -53,7 +53,7 @@ pub use graph::{
     BarrierGroup, BarrierInstance, Event, EventId, Graph, Kind, Loc, Order, RfSource, ThreadId,
 };
 pub use grid::{initial_value, location, reinterpret};
-pub use observe::{Flow, Forkable, Join, Observer, Stats};
+pub use observe::{Ending, Flow, Forkable, Join, Observer, Stats};
 pub use races::{races, Race, RaceAccess, RaceKind};
 pub use reference::{
     explore, AssertionFailure, Config, CutThread, Execution, Exploration, McError, ThreadFault,

@@ -32,21 +32,32 @@ pub trait Observer {
         Flow::Continue
     }
 
-    /// Whether complete executions with nothing to report are handed
-    /// whole (the default). When `false`, DPOR checks on its own state that
-    /// an execution is complete and has no race, failed assertion, fault,
-    /// divergent or mismatched barrier (what [`crate::findings`] reports),
-    /// and then calls [`Observer::clean`] instead of building it: building
-    /// is about half of the time per execution of an exploration.
+    /// Whether executions with nothing to report are handed whole (the
+    /// default). When `false`, DPOR checks on its own state that an
+    /// execution has no race, failed assertion, fault, divergent or
+    /// mismatched barrier, or hang (what [`crate::findings`] reports), and
+    /// then calls [`Observer::clean`] instead of building it: building is
+    /// about half of the time per execution of an exploration.
     fn needs_clean(&self) -> bool {
         true
     }
 
-    /// A complete execution with nothing to report, not built (see
-    /// [`Observer::needs_clean`]).
-    fn clean(&mut self) -> Flow {
+    /// An execution with nothing to report, not built (see
+    /// [`Observer::needs_clean`]), and how it ended.
+    fn clean(&mut self, _ending: Ending) -> Flow {
         Flow::Continue
     }
+}
+
+/// How an execution that was only counted ended ([`Observer::clean`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every thread ran to its end ([`Execution::is_complete`]).
+    Complete,
+    /// A thread was stopped in a loop ([`Execution::cut`]): at the loop
+    /// bound ([`Execution::hit_loop_bound`]) or in a wasted await-loop
+    /// iteration (spin-assume).
+    Cut { loop_bound: bool },
 }
 
 /// An observer whose work can be split between threads, for DPOR on
@@ -110,11 +121,17 @@ impl Stats {
         Ok(())
     }
 
-    /// Counts a complete execution with nothing to report, not built, and
-    /// hands it to `observer` (see [`Observer::needs_clean`]).
-    pub(crate) fn hand_clean(&mut self, observer: &mut dyn Observer) {
-        self.executions += 1;
-        if observer.clean() == Flow::Stop {
+    /// Counts an execution with nothing to report, not built, and hands it
+    /// to `observer` (see [`Observer::needs_clean`]).
+    pub(crate) fn hand_clean(&mut self, ending: Ending, observer: &mut dyn Observer) {
+        match ending {
+            Ending::Complete => self.executions += 1,
+            Ending::Cut { loop_bound } => {
+                self.cut += 1;
+                self.bounded += usize::from(loop_bound);
+            }
+        }
+        if observer.clean(ending) == Flow::Stop {
             self.stopped = true;
         }
     }

@@ -508,6 +508,7 @@ fn parallel_dpor_matches_one_core_on_litmus_kernels() {
 #[derive(Default)]
 struct SkipClean {
     clean: usize,
+    cut: usize,
     whole: Vec<warpsafe_mc::Execution>,
 }
 
@@ -521,18 +522,57 @@ impl warpsafe_mc::Observer for SkipClean {
         false
     }
 
-    fn clean(&mut self) -> warpsafe_mc::Flow {
+    fn clean(&mut self, ending: warpsafe_mc::Ending) -> warpsafe_mc::Flow {
         self.clean += 1;
+        self.cut += usize::from(ending != warpsafe_mc::Ending::Complete);
         warpsafe_mc::Flow::Continue
     }
 }
 
 #[test]
 fn executions_with_nothing_to_report_are_counted_not_built() {
-    // Exactly the complete executions without findings are left unbuilt
-    // (debug builds also build each and check it has none), in order.
-    let mut skipped = 0;
-    for (src, grid, block) in litmus() {
+    // Exactly the executions without findings (complete or cut in a loop)
+    // are left unbuilt (debug builds also build each and check it has
+    // none), in order.
+    // Await loops: a lock (executions cut in a wasted iteration, none
+    // hangs), a flag nobody sets (every execution hangs: reported), and a
+    // loop past the loop bound (cut at the bound).
+    let loops = [
+        (
+            r#"
+__global__ void lock(int *l, int *c) {
+    cuda::atomic_ref<int, cuda::thread_scope_device> L(*l);
+    while (L.exchange(1, ACQ) != 0) {}
+    c[0] = c[0] + 1;
+    L.store(0, REL);
+}"#
+            .to_string(),
+            1,
+            3,
+        ),
+        (
+            r#"
+__global__ void wait(int *f) {
+    cuda::atomic_ref<int, cuda::thread_scope_device> F(*f);
+    while (F.load(RLX) == 0) {}
+}"#
+            .to_string(),
+            1,
+            2,
+        ),
+        (
+            r#"
+__global__ void count(int *x) {
+    cuda::atomic_ref<int, cuda::thread_scope_device> X(*x);
+    for (int i = 0; i < 100; i++) X.fetch_add(1, RLX);
+}"#
+            .to_string(),
+            1,
+            1,
+        ),
+    ];
+    let (mut skipped, mut cut_skipped) = (0, 0);
+    for (src, grid, block) in litmus().into_iter().chain(loops) {
         let k = common::kernel(&format!("{HEADER}{src}"));
         let launch = Launch::new([grid, 1, 1], [block, 1, 1]);
         let config = Config::default();
@@ -544,15 +584,19 @@ fn executions_with_nothing_to_report_are_counted_not_built() {
         let (clean, whole): (Vec<_>, Vec<_>) = all
             .executions
             .into_iter()
-            .partition(|e| e.is_complete() && warpsafe_mc::findings(e).is_empty());
+            .partition(|e| warpsafe_mc::findings(e).is_empty());
         assert_eq!(obs.clean, clean.len(), "{src}");
+        let cut = clean.iter().filter(|e| !e.is_complete()).count();
+        assert_eq!(obs.cut, cut, "{src}");
         assert_eq!(obs.whole, whole, "{src}");
         skipped += obs.clean;
+        cut_skipped += obs.cut;
     }
     assert!(
         skipped > 100,
         "only {skipped} clean executions in the litmus kernels"
     );
+    assert!(cut_skipped > 0, "no clean execution cut in a loop");
 }
 
 #[test]

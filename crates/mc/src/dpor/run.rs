@@ -13,10 +13,12 @@
 use super::{verifiable, Explorer, State};
 use crate::consistency::Relations;
 use crate::findings::{findings, mismatched_barriers};
+use crate::graph::RfSource;
 use crate::grid::Status;
-use crate::observe::{Flow, Observer, Stats};
+use crate::observe::{Ending, Flow, Observer, Stats};
 use crate::races::races;
 use crate::reference::{Execution, McError};
+use warpsafe_interp::BlockReason;
 
 /// Where an exploration's complete executions go.
 pub(super) trait Sink<'k> {
@@ -143,16 +145,25 @@ impl<'k> Explorer<'k> {
         let (observer, max) = sink.handing();
         self.out.check_room(max)?;
         let found = self.races_of(&state);
-        if !observer.needs_clean() && found.is_empty() && self.clean(&state) {
+        let clean = (!observer.needs_clean() && found.is_empty())
+            .then(|| self.clean(&state))
+            .flatten();
+        if let Some(ending) = clean {
             if cfg!(debug_assertions) {
                 let exec = self.build(&state, found);
+                let built = match exec.is_complete() {
+                    true => Ending::Complete,
+                    false => Ending::Cut {
+                        loop_bound: exec.hit_loop_bound(),
+                    },
+                };
                 assert!(
-                    exec.is_complete() && findings(&exec).is_empty(),
-                    "an execution counted as clean has findings: {:?}",
+                    built == ending && findings(&exec).is_empty(),
+                    "an execution counted as clean ({ending:?}) is {built:?} with findings {:?}",
                     findings(&exec)
                 );
             }
-            self.out.hand_clean(observer);
+            self.out.hand_clean(ending, observer);
         } else {
             let exec = self.build(&state, found);
             self.out.hand(exec, observer);
@@ -160,17 +171,61 @@ impl<'k> Explorer<'k> {
         Ok(())
     }
 
-    /// Whether a complete state with no race has nothing to report: every
-    /// thread ended (none failed an assertion, faulted, waits at a barrier
-    /// or was cut in a loop) and every block or grid barrier instance was
-    /// reached from one statement (as [`findings`] judges it).
-    fn clean(&self, state: &State<'k>) -> bool {
-        state.lanes.iter().all(|l| matches!(l.status, Status::Done))
-            && mismatched_barriers(state.events.iter().enumerate().flat_map(|(t, slots)| {
+    /// How a finished state with no race ends when it has nothing else to
+    /// report, as [`findings`] judges the execution: no thread failed an
+    /// assertion or faulted; none waits at a barrier unless a thread was
+    /// cut in a loop (then it would go on: no divergence); every block or
+    /// grid barrier instance was reached from one statement; and when
+    /// threads were cut outside the loop bound, one of them read an older
+    /// value than the latest last (else the cut threads hang). `None` when
+    /// there is something to report.
+    fn clean(&self, state: &State<'k>) -> Option<Ending> {
+        let (mut cut, mut loop_bound, mut waiting) = (false, false, false);
+        for lane in &state.lanes {
+            match &lane.status {
+                Status::Done => {}
+                Status::Cut { reason, .. } => {
+                    cut = true;
+                    loop_bound |= matches!(reason, BlockReason::LoopBound { .. });
+                }
+                Status::AtBarrier { .. } => waiting = true,
+                _ => return None,
+            }
+        }
+        if waiting && !cut {
+            return None;
+        }
+        let mismatched =
+            mismatched_barriers(state.events.iter().enumerate().flat_map(|(t, slots)| {
                 let id = self.grid.ids[t];
                 slots.iter().map(move |s| (id, &s.node.event))
-            }))
-            .is_empty()
+            }));
+        if !mismatched.is_empty() {
+            return None;
+        }
+        if !cut {
+            return Some(Ending::Complete);
+        }
+        let stale = |t: usize| {
+            let last = state.events[t]
+                .iter()
+                .rev()
+                .find(|s| s.node.event.is_read());
+            last.is_some_and(|r| match (r.node.loc, r.node.rf) {
+                (Some(loc), Some(src)) => {
+                    let latest = state
+                        .co(loc)
+                        .last()
+                        .map_or(RfSource::Init, |w| RfSource::Write(*w));
+                    src != latest
+                }
+                _ => false,
+            })
+        };
+        let some_stale = (0..state.lanes.len())
+            .filter(|t| matches!(state.lanes[*t].status, Status::Cut { .. }))
+            .any(stale);
+        (loop_bound || some_stale).then_some(Ending::Cut { loop_bound })
     }
 
     /// The public execution of a complete state, with its races `found`.
