@@ -176,9 +176,10 @@ impl<'k> Explorer<'k> {
     /// assertion or faulted; none waits at a barrier unless a thread was
     /// cut in a loop (then it would go on: no divergence); every block or
     /// grid barrier instance was reached from one statement; and when
-    /// threads were cut outside the loop bound, one of them read an older
-    /// value than the latest last (else the cut threads hang). `None` when
-    /// there is something to report.
+    /// threads were cut outside the loop bound, the last read of one of
+    /// them is stale: it read from another write than the `co`-latest
+    /// (else the cut threads hang). `None` when there is something to
+    /// report.
     fn clean(&self, state: &State<'k>) -> Option<Ending> {
         let (mut cut, mut loop_bound, mut waiting) = (false, false, false);
         for lane in &state.lanes {
