@@ -221,11 +221,9 @@ impl<'k> Detach<'k> {
     }
 
     fn node(&mut self, n: &Arc<Node<'k>>) -> Arc<Node<'k>> {
-        if let Some(c) = self.nodes.get(&Arc::as_ptr(n)) {
-            return Arc::clone(c);
-        }
+        // A copied node's thread was copied with it: a lookup.
         let pre = self.thread(&n.pre);
-        let c = Arc::new(Node {
+        copied(&mut self.nodes, n, || Node {
             event: n.event.clone(),
             loc: n.loc,
             rf: n.rf,
@@ -234,12 +232,12 @@ impl<'k> Detach<'k> {
             ev: n.ev.clone(),
             hb: n.hb.clone(),
             porf: n.porf.clone(),
-        });
-        self.nodes.insert(Arc::as_ptr(n), Arc::clone(&c));
-        c
+        })
     }
 
     fn slots(&mut self, v: &Arc<Vec<Slot<'k>>>) -> Arc<Vec<Slot<'k>>> {
+        // Looked up before the nodes are copied (not through `copied`):
+        // a list met twice is not walked twice.
         if let Some(c) = self.slots.get(&Arc::as_ptr(v)) {
             return Arc::clone(c);
         }
@@ -256,17 +254,12 @@ impl<'k> Detach<'k> {
     }
 
     fn lane(&mut self, l: &Arc<Lane<'k>>) -> Arc<Lane<'k>> {
-        if let Some(c) = self.lanes.get(&Arc::as_ptr(l)) {
-            return Arc::clone(c);
-        }
         let thread = self.thread(&l.thread);
-        let c = Arc::new(Lane {
+        copied(&mut self.lanes, l, || Lane {
             thread,
             status: l.status.clone(),
             fault_loc: l.fault_loc,
-        });
-        self.lanes.insert(Arc::as_ptr(l), Arc::clone(&c));
-        c
+        })
     }
 }
 
