@@ -160,8 +160,9 @@ pub enum Step {
     /// With [`crate::ThreadConfig::spin_yield`]: the thread is about to
     /// repeat a wasted iteration of the await loop at `span` (see
     /// [`crate::spin`]); it may be stepped again, and is worth stepping
-    /// once another thread changed memory.
-    Yield { span: Span },
+    /// once another thread changed memory. `reads`: the wasted
+    /// iteration's number of reads.
+    Yield { span: Span, reads: u32 },
 }
 
 /// Why a thread was stopped in a loop.
@@ -170,9 +171,9 @@ pub enum BlockReason {
     /// The loop's body would start more than `bound` times in one entry of
     /// the loop ([`crate::ThreadConfig::loop_bound`]).
     LoopBound { bound: u32 },
-    /// The iteration that just ended read at most once, changed nothing,
-    /// and is about to repeat (see [`crate::spin`]).
-    SpinLoop,
+    /// The iteration that just ended only read (`reads` times), changed
+    /// nothing, and is about to repeat (see [`crate::spin`]).
+    SpinLoop { reads: u32 },
 }
 
 /// What a paused thread waits for.

@@ -56,6 +56,7 @@ mod fault;
 mod liveness;
 mod local;
 pub mod math;
+mod quiet;
 mod rmw;
 pub mod spin;
 mod thread;

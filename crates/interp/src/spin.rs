@@ -8,19 +8,25 @@
 //! When a thread takes the back edge of a loop (it is about to start
 //! another iteration), the iteration that just ended is *wasted* when
 //!
-//! 1. it performed at most one shared-memory event, and that event was a
-//!    read: a load of any kind, or a compare-and-swap that failed (which is
-//!    a read, seed 000 §3), or, when [`crate::ThreadConfig::idle_updates_read`]
-//!    is set, an *idle update*: an RMW or CAS that wrote the value it read
+//! 1. its shared-memory events were all reads: loads of any kind,
+//!    compare-and-swaps that failed (which are reads, seed 000 §3), or,
+//!    when [`crate::ThreadConfig::idle_updates_read`] is set, *idle
+//!    updates*: RMWs or CASes that wrote the value they read
 //!    (`atomicExch(&lock, 1)` reading 1, `atomicAdd(x, 0)`); no store, no
 //!    other RMW or successful CAS, no fence, no barrier, no unknown value
-//!    (so no effect on memory or on other threads' `hb`), and
+//!    (so no effect on memory or on other threads' `hb`); and every read
+//!    after the first was of a *quiet* array ([`crate::quiet`]: every
+//!    access of the kernel to it is atomic with a scope that includes
+//!    every thread that can reach it, so it can never race), or there was
+//!    at most one read when [`crate::ThreadConfig::quiet_reads`] is off
+//!    (no array is quiet then), and
 //! 2. the thread is where it was when the iteration started: the same loop
 //!    position (by construction), the same values of every variable live
 //!    there ([`crate::liveness`]), the same local memory.
 //!
 //! The thread then stops with [`crate::Step::Blocked`] (reason
-//! [`crate::BlockReason::SpinLoop`]); an explorer keeps the execution's
+//! [`crate::BlockReason::SpinLoop`], with the iteration's number of
+//! reads); an explorer keeps the execution's
 //! events (a later write may revisit the read, so that the thread reads a
 //! newer value and leaves the loop) but does not count it as complete.
 //!
@@ -63,8 +69,17 @@
 //! `sw` edge, and `hb` could grow. The explorer sets the flag only then
 //! (`warpsafe_mc::scope::atomics_include_every_thread`).
 //!
-//! The last case is why an iteration may read *once*: with two reads, `J`
-//! may take another path after its first read and never repeat the second.
+//! The last case is why only an iteration's *first* read may be of an
+//! array that can race: `J` repeats `I`'s first access, but after its
+//! first read `J` may take another path and never repeat the second (a
+//! plain read of `q` in a wasted iteration may race with a write of `q`
+//! made only once the thread left the loop). A later read of a quiet
+//! array races with nothing, so the case does not arise for it.
+//!
+//! A cut thread *hangs* (`warpsafe_mc::findings`) when every read of its
+//! wasted iteration read the latest value of its location: repeating the
+//! iteration then reads the same values forever. The iteration's number of
+//! reads travels with the cut for that judgement.
 //!
 //! Invariant: a snapshot is taken at every iteration start of every loop
 //! (when spin-assume is on) and compared only at that loop's back edge.
@@ -82,6 +97,12 @@ pub(crate) struct EventCounts {
     /// Every other event (stores, other RMWs and CAS, fences, barriers,
     /// unknown values).
     pub effects: u64,
+    /// The number (as `reads` counted it) of the latest read of an array
+    /// that is not quiet; 0 when there was none. An update that turns out
+    /// to be an effect leaves it as it was: the iteration it fell in has
+    /// an effect, and a later iteration allows its first read to be loud
+    /// anyway, so a number at most one past its start changes nothing.
+    pub loud_read: u64,
 }
 
 /// The thread as it was when an iteration started.
@@ -123,23 +144,25 @@ impl IterSnapshot {
     }
 
     /// Whether the iteration since the snapshot was wasted (see the module
-    /// docs): at most one read, no effect, the same live state.
+    /// docs): no effect, no loud read but its first, the same live state.
+    /// `Some(reads)`, the iteration's number of reads, when it was.
     pub fn wasted(
         &self,
         live: &[VarId],
         vars: &[Option<Value>],
         locals: &LocalMemory,
         counts: EventCounts,
-    ) -> bool {
-        counts.effects == self.counts.effects
-            && counts.reads <= self.counts.reads + 1
+    ) -> Option<u64> {
+        let wasted = counts.effects == self.counts.effects
+            && counts.loud_read <= self.counts.reads + 1
             && self.vars.len() == live.len()
             && self
                 .vars
                 .iter()
                 .zip(live)
                 .all(|(was, v)| *was == live_value(vars, *v))
-            && self.locals.same_contents(locals)
+            && self.locals.same_contents(locals);
+        wasted.then(|| counts.reads.saturating_sub(self.counts.reads))
     }
 }
 

@@ -39,6 +39,7 @@ use crate::event::{Awaiting, BlockReason, Step, StmtSite};
 use crate::fault::{Fault, FaultKind, ResumeError, SetupError};
 use crate::liveness::Liveness;
 use crate::local::LocalMemory;
+use crate::quiet::QuietArrays;
 use crate::spin::{EventCounts, IterSnapshot};
 use crate::value::Value;
 use std::sync::Arc;
@@ -66,6 +67,13 @@ pub struct ThreadConfig {
     /// scope that includes every thread ([`crate::spin`]); the explorer
     /// decides.
     pub idle_updates_read: bool,
+    /// For spin-assume: a wasted iteration may read several times, every
+    /// read after the first of a quiet array ([`crate::quiet`]); without
+    /// it, at most once. For model checkers, which keep a cut iteration's
+    /// reads in the execution. A scheduler that resumes a yielded thread
+    /// once memory changes must leave it off: a delay between two reads
+    /// would let memory change before the yield unseen by the first.
+    pub quiet_reads: bool,
     /// With `spin_assume`: instead of ending the thread, a wasted
     /// iteration returns [`Step::Yield`] and the thread may be stepped
     /// again (it then runs at least one more iteration before it can yield
@@ -85,6 +93,7 @@ impl Default for ThreadConfig {
             loop_bound: None,
             spin_assume: false,
             idle_updates_read: false,
+            quiet_reads: false,
             spin_yield: false,
             setup_deadline: None,
         }
@@ -160,6 +169,8 @@ pub struct Thread<'k> {
     /// Live variables at loop iterations; `None` when spin-assume is off
     /// or the analysis gave no facts.
     liveness: Option<Arc<Liveness>>,
+    /// The launch's quiet arrays (spin-assume; empty when it is off).
+    quiet: Arc<QuietArrays>,
 }
 
 /// Variables and builtins as [`Env`] sees them.
@@ -209,14 +220,32 @@ impl<'k> Thread<'k> {
         } else {
             None
         };
-        Thread::start(kernel, ctx, config, liveness)
+        let quiet = Arc::new(Thread::quiet_arrays(kernel, &ctx, config));
+        Thread::start(kernel, ctx, config, liveness, quiet)
+    }
+
+    /// Spin-assume's quiet arrays of the launch of `ctx` (none unless
+    /// spin-assume and [`ThreadConfig::quiet_reads`] are on).
+    fn quiet_arrays(kernel: &Kernel, ctx: &ThreadCtx, config: ThreadConfig) -> QuietArrays {
+        if config.spin_assume && config.quiet_reads {
+            QuietArrays::of(kernel, &ctx.launch)
+        } else {
+            QuietArrays::default()
+        }
     }
 
     /// Another thread of the same kernel and configuration at the start of
     /// the kernel, for `ctx`: as [`Thread::new`], sharing this thread's
-    /// kernel analyses (spin-assume's liveness) instead of redoing them.
+    /// kernel analyses (spin-assume's liveness, and its quiet arrays when
+    /// `ctx` has a launch of the same shape) instead of redoing them.
     pub fn sibling(&self, ctx: ThreadCtx) -> Result<Thread<'k>, SetupError> {
-        Thread::start(self.kernel, ctx, self.config, self.liveness.clone())
+        let (mine, theirs) = (&self.ctx.launch, &ctx.launch);
+        let quiet = if mine.blocks() == theirs.blocks() && mine.threads() == theirs.threads() {
+            self.quiet.clone()
+        } else {
+            Arc::new(Thread::quiet_arrays(self.kernel, &ctx, self.config))
+        };
+        Thread::start(self.kernel, ctx, self.config, self.liveness.clone(), quiet)
     }
 
     fn start(
@@ -224,6 +253,7 @@ impl<'k> Thread<'k> {
         ctx: ThreadCtx,
         config: ThreadConfig,
         liveness: Option<Arc<Liveness>>,
+        quiet: Arc<QuietArrays>,
     ) -> Result<Thread<'k>, SetupError> {
         if !ctx.in_launch() {
             let l = &ctx.launch;
@@ -265,6 +295,7 @@ impl<'k> Thread<'k> {
             site: StmtSite::default(),
             counts: EventCounts::default(),
             liveness,
+            quiet,
         })
     }
 
@@ -504,19 +535,20 @@ impl<'k> Thread<'k> {
         }
         let live = liveness.at_iteration(id);
         let slot = self.control.snapshot_mut(frame)?;
-        if back_edge
-            && slot
-                .as_ref()
-                .is_some_and(|s| s.wasted(live, &self.vars, &self.locals, self.counts))
-        {
+        let wasted = match slot.as_ref() {
+            Some(s) if back_edge => s.wasted(live, &self.vars, &self.locals, self.counts),
+            _ => None,
+        };
+        if let Some(reads) = wasted {
+            let reads = u32::try_from(reads).unwrap_or(u32::MAX);
             if self.config.spin_yield {
                 // No snapshot: the next test of this back edge (a
                 // `do`-`while` loop asks again) lets the iteration start.
                 *slot = None;
-                return Some(Step::Yield { span });
+                return Some(Step::Yield { span, reads });
             }
             return Some(Step::Blocked {
-                reason: BlockReason::SpinLoop,
+                reason: BlockReason::SpinLoop { reads },
                 span,
             });
         }

@@ -127,7 +127,7 @@ fn a_wasted_await_iteration_blocks_the_thread() {
     let mut mem = Mem::default();
     assert_eq!(
         run_with(&k, spinning(8), &mut mem),
-        Outcome::Blocked(BlockReason::SpinLoop, sp(7))
+        Outcome::Blocked(BlockReason::SpinLoop { reads: 1 }, sp(7))
     );
     assert_eq!(mem.log.len(), 1, "one read, then the back edge is refused");
     // Without spin-assume the bound stops it, after eight reads and a ninth.
@@ -265,7 +265,7 @@ fn a_failed_compare_and_swap_is_a_read() {
     mem.set(a, 0, Value::I32(1));
     assert_eq!(
         run_with(&k, spinning(8), &mut mem),
-        Outcome::Blocked(BlockReason::SpinLoop, sp(9))
+        Outcome::Blocked(BlockReason::SpinLoop { reads: 1 }, sp(9))
     );
     // When it succeeds the thread goes on.
     let mut mem = Mem::default();

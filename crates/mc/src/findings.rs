@@ -4,7 +4,8 @@
 //! move), and faults of the thread itself (out-of-bounds indices, division
 //! by zero, reads of uninitialised variables), and hangs: a thread that
 //! spin-assume stopped in an await loop (`warpsafe_interp::spin`) whose
-//! last read already reads the `co`-latest write of its location, when
+//! wasted iteration's reads all read the latest value of their locations
+//! (the `co`-latest write, or their own when an update is it), when
 //! every other thread has finished or is stopped the same way, so no write
 //! can ever end the wait (GenMC's liveness check).
 //!
@@ -24,6 +25,7 @@ use crate::grid::in_group;
 use crate::races::{Race, RaceKind};
 use crate::reference::{AssertionFailure, Execution, ThreadFault};
 use std::fmt;
+use warpsafe_interp::BlockReason;
 use warpsafe_interp::FaultKind;
 use warpsafe_ir::{ArrayId, Span};
 
@@ -83,9 +85,10 @@ pub enum Finding {
         second: BarrierArrival,
     },
     Fault(ThreadFault),
-    /// A thread waits forever in the await loop of `span`: its last read
-    /// (`read`, when it has one) reads the latest write of its location
-    /// and no thread is left to write again.
+    /// A thread waits forever in the await loop of `span`: the reads of
+    /// its wasted iteration (the last is `read`, when it has one) read the
+    /// latest writes of their locations and no thread is left to write
+    /// again.
     Hang {
         thread: ThreadId,
         span: Span,
@@ -346,13 +349,21 @@ fn hangs(exec: &Execution) -> Vec<Finding> {
     let g = &exec.graph;
     let mut out = Vec::new();
     for c in &exec.cut {
-        let Some(t) = g.threads.iter().position(|x| *x == c.thread) else {
+        let (Some(t), BlockReason::SpinLoop { reads }) =
+            (g.threads.iter().position(|x| *x == c.thread), c.reason)
+        else {
             return Vec::new();
         };
-        // The read of the wasted iteration is the thread's last read; an
-        // iteration without a read loops forever whatever memory holds.
-        let last = g.events[t].iter().rev().find(|e| e.is_read());
-        let stale = last.is_some_and(|r| {
+        // The wasted iteration's reads are the thread's last `reads` ones;
+        // an iteration without a read loops forever whatever memory holds.
+        let mut iteration = g.events[t]
+            .iter()
+            .rev()
+            .filter(|e| e.is_read())
+            .take(reads as usize)
+            .peekable();
+        let last = iteration.peek().map(|r| r.id);
+        let stale = iteration.any(|r| {
             let (Some(loc), Some(src)) = (r.loc, g.rf.get(&r.id)) else {
                 return false;
             };
@@ -360,7 +371,7 @@ fn hangs(exec: &Execution) -> Vec<Finding> {
                 g.co.get(&loc)
                     .and_then(|ws| ws.last())
                     .map_or(RfSource::Init, |w| RfSource::Write(*w));
-            *src != latest
+            !reads_latest(r.id, *src, latest)
         });
         if stale {
             // This thread reads a newer value later (fairness), and may
@@ -370,8 +381,16 @@ fn hangs(exec: &Execution) -> Vec<Finding> {
         out.push(Finding::Hang {
             thread: c.thread,
             span: c.span,
-            read: last.map(|r| r.id),
+            read: last,
         });
     }
     out
+}
+
+/// Whether `read`, reading from `src`, saw the latest value of its
+/// location, whose `co`-last write is `latest`: it read from that write,
+/// or it is that write itself (an idle update of a wasted iteration
+/// writes back the value it read, so memory still holds what it saw).
+pub(crate) fn reads_latest(read: EventId, src: RfSource, latest: RfSource) -> bool {
+    src == latest || latest == RfSource::Write(read)
 }

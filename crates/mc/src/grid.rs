@@ -91,6 +91,8 @@ impl<'k> Grid<'k> {
                 launch.blocks(),
                 launch.threads_per_block(),
             ),
+            // The explorers keep a cut iteration's reads in the execution.
+            quiet_reads: true,
             setup_deadline: config.setup_deadline,
             ..ThreadConfig::default()
         };
@@ -496,8 +498,8 @@ pub(crate) fn status_after(step: Result<Step, Fault>, thread: ThreadId) -> Resul
         Ok(Step::Infeasible { .. }) => Status::Infeasible,
         Ok(Step::Blocked { reason, span }) => Status::Cut { reason, span },
         // The explorers never ask for yields (`spin_yield` is off).
-        Ok(Step::Yield { span }) => Status::Cut {
-            reason: BlockReason::SpinLoop,
+        Ok(Step::Yield { span, reads }) => Status::Cut {
+            reason: BlockReason::SpinLoop { reads },
             span,
         },
         Err(fault) => match fault.kind {

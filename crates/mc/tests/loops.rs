@@ -48,15 +48,17 @@ fn agree(k: &Kernel, launch: &Launch, config: &Config) -> Exploration {
 #[test]
 fn spin_locks_explore_few_executions_and_never_reach_the_bound() {
     // (kernel, grid, block, complete executions: one per order of taking
-    // the lock; for ttaslock also per failed attempt, a CAS that lost the
-    // race after the test saw the lock free)
+    // the lock; for ttaslock also per value the second thread's test read
+    // as free, the initial one or the release; a retry after a failed CAS
+    // is a wasted iteration of two reads, cut)
     let cases = [
         (CASLOCK, 1, 2, 2),
         (CASLOCK, 2, 1, 2),
         (CASLOCK, 1, 3, 6),
         (TICKETLOCK, 2, 1, 2),
         (TICKETLOCK, 1, 3, 6),
-        (TTASLOCK, 2, 1, 6),
+        (TTASLOCK, 2, 1, 4),
+        (TTASLOCK, 1, 2, 4),
         (XCHGLOCK, 2, 1, 2),
         (XCHGLOCK, 3, 1, 6),
     ];
@@ -203,7 +205,7 @@ __global__ void spin(int *x) {
         assert_eq!(ex.bounded(), 0, "bound {bound}");
         assert!(matches!(
             ex.executions[0].cut[0].reason,
-            BlockReason::SpinLoop
+            BlockReason::SpinLoop { reads: 1 }
         ));
         assert_eq!(ex.executions[0].graph.events[0].len(), 1, "one test");
     }
@@ -296,4 +298,115 @@ __global__ void released(int *x)
         "a stale read is blocked"
     );
     assert_eq!(hangs(&ex), 0, "the store always ends the wait");
+}
+
+/// A test-and-test-and-set retry (a load that saw the lock free, then a
+/// failed CAS) is a wasted iteration of two reads, cut only when the
+/// lock's every access has a scope that includes every thread: a
+/// block-scoped lock across blocks keeps its retries (coherence ends
+/// them: the next test reads the CAS's value or a newer one).
+#[test]
+fn a_retry_of_two_reads_is_cut_only_on_a_quiet_array() {
+    let block_scoped =
+        common::kernel(&TTASLOCK.replace("thread_scope_device", "thread_scope_block"));
+    let ex = agree(
+        &block_scoped,
+        &Launch::new([1, 1, 1], [2, 1, 1]),
+        &config(4, true),
+    );
+    assert_eq!(ex.bounded(), 0, "one block: block scope includes everyone");
+    assert_eq!(ex.complete().count(), 4);
+    let ex = agree(
+        &block_scoped,
+        &Launch::new([2, 1, 1], [1, 1, 1]),
+        &config(4, true),
+    );
+    assert!(
+        ex.complete().count() > 4,
+        "two blocks: the lock is not quiet, its retries go on"
+    );
+}
+
+/// Only an iteration's first read may be of an array that can race: a
+/// plain read of `q` after the flag's load keeps the iteration, so the
+/// race of that read with the write of `q` made only once the thread left
+/// the loop (and told so through `ack`) is found.
+#[test]
+fn a_plain_read_after_the_first_keeps_the_iteration() {
+    let k = common::kernel(
+        r#"#include <cuda/atomic>
+__global__ void k(int *flag, int *ack, int *q, int *out)
+{
+  cuda::atomic_ref<int, cuda::thread_scope_device> F(*flag);
+  cuda::atomic_ref<int, cuda::thread_scope_device> A(*ack);
+  if (threadIdx.x == 0) {
+    int v = 0;
+    while (true) {
+      if (F.load(cuda::memory_order_relaxed) == 0) { v = q[0]; v = 0; }
+      else break;
+    }
+    A.store(1, cuda::memory_order_relaxed);
+    out[0] = v;
+  } else {
+    F.store(1, cuda::memory_order_relaxed);
+    while (A.load(cuda::memory_order_relaxed) == 0) {}
+    q[0] = 1;
+  }
+}
+"#,
+    );
+    let ex = agree(&k, &Launch::new([1, 1, 1], [2, 1, 1]), &config(4, true));
+    assert!(
+        ex.races()
+            .iter()
+            .any(|r| r.kind == RaceKind::Data && r.loc.array.0 == 2),
+        "the read of q races with the write"
+    );
+}
+
+/// A thread cut in an iteration of two reads hangs only when both read
+/// the latest values: a first read that saw an older value will see the
+/// newer one (fairness), and the wait may then end.
+#[test]
+fn a_hang_needs_every_read_of_the_iteration_to_be_latest() {
+    let kernel = |stores: &str| {
+        common::kernel(&format!(
+            r#"#include <cuda/atomic>
+__global__ void k(int *x, int *y)
+{{
+  cuda::atomic_ref<int, cuda::thread_scope_device> X(*x);
+  cuda::atomic_ref<int, cuda::thread_scope_device> Y(*y);
+  if (threadIdx.x == 0) {{ {stores} }}
+  else while (X.load(cuda::memory_order_relaxed) + Y.load(cuda::memory_order_relaxed) < 2) {{}}
+}}
+"#
+        ))
+    };
+    let hangs = |ex: &Exploration| {
+        ex.executions
+            .iter()
+            .filter(|e| {
+                warpsafe_mc::findings(e)
+                    .iter()
+                    .any(|f| f.kind() == warpsafe_mc::ErrorKind::Hang)
+            })
+            .count()
+    };
+    let launch = Launch::new([1, 1, 1], [2, 1, 1]);
+    let both =
+        kernel("X.store(1, cuda::memory_order_relaxed); Y.store(1, cuda::memory_order_relaxed);");
+    let ex = agree(&both, &launch, &config(8, true));
+    assert_eq!(ex.bounded(), 0);
+    assert!(ex.complete().count() >= 1);
+    assert!(
+        ex.executions.len() > ex.complete().count(),
+        "stale reads are cut"
+    );
+    assert_eq!(hangs(&ex), 0, "both stores always end the wait");
+    let only_x = kernel("X.store(1, cuda::memory_order_relaxed);");
+    let ex = agree(&only_x, &launch, &config(8, true));
+    assert_eq!(ex.complete().count(), 0);
+    let hung = hangs(&ex);
+    assert!(hung >= 1, "x read as 1 and y as 0 for ever");
+    assert!(hung < ex.executions.len(), "x read as 0 is stale: no hang");
 }

@@ -112,6 +112,9 @@ impl<'k> Launched<'k> {
             loop_bound: None,
             spin_assume: true,
             spin_yield: true,
+            // A delay between two reads of one iteration would let memory
+            // change before the yield, unseen by the first read.
+            quiet_reads: false,
             idle_updates_read: warpsafe_mc::scope::atomics_include_every_thread(
                 kernel,
                 launch.blocks(),

@@ -77,9 +77,9 @@ impl<'k> Thread<'k> {
             _ => None,
         };
         match &kind {
-            EventKind::Load { .. } => self.counts.reads += 1,
-            EventKind::Rmw { .. } | EventKind::Cas { .. } => {
-                self.counts.reads += 1;
+            EventKind::Load { loc, .. } => self.count_read(*loc),
+            EventKind::Rmw { loc, .. } | EventKind::Cas { loc, .. } => {
+                self.count_read(*loc);
                 if let Some(w) = self.wait.as_mut() {
                     w.update = update;
                 }
@@ -91,6 +91,15 @@ impl<'k> Thread<'k> {
             span: self.span,
             site: self.site,
         }))
+    }
+
+    /// Counts a read of `loc` for spin-assume, noting it when its array
+    /// is not quiet ([`crate::spin`]).
+    fn count_read(&mut self, loc: Location) {
+        self.counts.reads += 1;
+        if !self.quiet.contains(loc.array) {
+            self.counts.loud_read = self.counts.reads;
+        }
     }
 
     /// The array and bounds-checked slot index `mem` designates.

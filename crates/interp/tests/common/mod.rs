@@ -448,7 +448,7 @@ impl Mem {
                 }
                 Ok(Step::Infeasible { span }) => return Outcome::Infeasible(span),
                 Ok(Step::Blocked { reason, span }) => return Outcome::Blocked(reason, span),
-                Ok(Step::Yield { span }) => return Outcome::Yield(span),
+                Ok(Step::Yield { span, .. }) => return Outcome::Yield(span),
                 Err(f) => return Outcome::Fault(f),
             }
         }

@@ -12,7 +12,7 @@
 
 use super::{verifiable, Explorer, State};
 use crate::consistency::Relations;
-use crate::findings::{findings, mismatched_barriers};
+use crate::findings::{findings, mismatched_barriers, reads_latest};
 use crate::graph::RfSource;
 use crate::grid::Status;
 use crate::observe::{Ending, Flow, Observer, Stats};
@@ -176,9 +176,9 @@ impl<'k> Explorer<'k> {
     /// assertion or faulted; none waits at a barrier unless a thread was
     /// cut in a loop (then it would go on: no divergence); every block or
     /// grid barrier instance was reached from one statement; and when
-    /// threads were cut outside the loop bound, the last read of one of
-    /// them is stale: it read from another write than the `co`-latest
-    /// (else the cut threads hang). `None` when there is something to
+    /// threads were cut outside the loop bound, a read of the wasted
+    /// iteration of one of them is stale: it read from another write than
+    /// the `co`-latest (else the cut threads hang, `findings::hangs`). `None` when there is something to
     /// report.
     fn clean(&self, state: &State<'k>) -> Option<Ending> {
         let (mut cut, mut loop_bound, mut waiting) = (false, false, false);
@@ -208,24 +208,30 @@ impl<'k> Explorer<'k> {
             return Some(Ending::Complete);
         }
         let stale = |t: usize| {
-            let last = state.events[t]
+            let Status::Cut {
+                reason: BlockReason::SpinLoop { reads },
+                ..
+            } = state.lanes[t].status
+            else {
+                return false;
+            };
+            state.events[t]
                 .iter()
                 .rev()
-                .find(|s| s.node.event.is_read());
-            last.is_some_and(|r| match (r.node.loc, r.node.rf) {
-                (Some(loc), Some(src)) => {
-                    let latest = state
-                        .co(loc)
-                        .last()
-                        .map_or(RfSource::Init, |w| RfSource::Write(*w));
-                    src != latest
-                }
-                _ => false,
-            })
+                .filter(|s| s.node.event.is_read())
+                .take(reads as usize)
+                .any(|r| match (r.node.loc, r.node.rf) {
+                    (Some(loc), Some(src)) => {
+                        let latest = state
+                            .co(loc)
+                            .last()
+                            .map_or(RfSource::Init, |w| RfSource::Write(*w));
+                        !reads_latest(r.node.event.id, src, latest)
+                    }
+                    _ => false,
+                })
         };
-        let some_stale = (0..state.lanes.len())
-            .filter(|t| matches!(state.lanes[*t].status, Status::Cut { .. }))
-            .any(stale);
+        let some_stale = (0..state.lanes.len()).any(stale);
         (loop_bound || some_stale).then_some(Ending::Cut { loop_bound })
     }
 
