@@ -12,7 +12,9 @@
 //! a tile loop over rows, `index + i * width` with `index = x + width *
 //! y`), is the row `y + i` of width `w` at column `x`: a *factored* row;
 //! so is a longer sum with one product, `y + h * x + i` (row `x`, column
-//! `y + i`).
+//! `y + i`). The shared factor may sit deep in a product: `w * 16 * by +
+//! w * ty + 16 * bx + tx` (the store of the classic tiled matrix product)
+//! is the row `16 * by + ty` at column `16 * bx + tx`.
 //! Its lemma compares the indices themselves and takes as premises that
 //! every operation of the sum is exact (the encoder's own no-overflow
 //! facts, in C's default) and that the column, summed in twice the width
@@ -104,21 +106,49 @@ impl Row {
 }
 
 /// A sum of products that share the factor `w`, plus the other summands:
-/// `Σ c_j * w + Σ b_k`, with the sum's additions and the products.
+/// `Σ c_j * w + Σ b_k`, with the sum's additions and the products. Each
+/// coefficient `c_j` is a product of factors (none: 1).
 struct Factored<'s> {
     sum: &'s Sym,
     w: &'s Sym,
-    coefficients: Vec<&'s Sym>,
+    coefficients: Vec<Vec<&'s Sym>>,
     rest: Vec<&'s Sym>,
-    /// The sum's additions and the grouped products, `(op, l, r)`.
-    ops: Vec<(BinOp, &'s Sym, &'s Sym)>,
+    /// The sum's additions and the grouped products.
+    ops: Vec<Op<'s>>,
     ty: ScalarTy,
+}
+
+/// An operation of an index sum, `(op, l, r)`.
+type Op<'s> = (BinOp, &'s Sym, &'s Sym);
+
+/// The multiplicands of the product tree `s` of type `ty`, left to right
+/// (`(w * 16) * y`: `w`, `16`, `y`), and its multiplications; `None`
+/// when `s` is no product.
+fn multiplicands(s: &Sym, ty: ScalarTy) -> Option<(Vec<&Sym>, Vec<Op<'_>>)> {
+    if !matches!(s, Sym::Binary(BinOp::Mul, t, _, _) if *t == ty) {
+        return None;
+    }
+    let (mut factors, mut muls) = (Vec::new(), Vec::new());
+    let mut todo = vec![s];
+    while let Some(x) = todo.pop() {
+        match x {
+            Sym::Binary(BinOp::Mul, t, p, q) if *t == ty => {
+                muls.push((BinOp::Mul, &**p, &**q));
+                todo.push(q);
+                todo.push(p);
+            }
+            x => factors.push(x),
+        }
+    }
+    Some((factors, muls))
 }
 
 /// The factored rows of `index`: its top-level sum (through widening
 /// casts) grouped by each factor of its products, where `split` does not
 /// already read it so (two products share the factor, or the sum has more
 /// than two summands: `y + h * x + i` is the row `x` at column `y + i`).
+/// A factor may sit deep in a product: `w * 16 * by + w * ty + 16 * bx +
+/// tx` is the row `16 * by + ty` of width `w` at column `16 * bx + tx`.
 fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
     let mut sum = index;
     while let Sym::Cast(to, inner) = sum {
@@ -153,39 +183,63 @@ fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
             _ => None,
         }
     }
-    let factors_of = |s: &'s Sym| product(s, ty);
-    let mut out: Vec<Factored> = Vec::new();
-    for cand in summands.iter().filter_map(|s| factors_of(s)) {
-        for w in [cand.0, cand.1] {
-            if out.iter().any(|f| f.w == w) || !uniform(w) {
-                continue;
-            }
-            let mut coefficients = Vec::new();
-            let mut rest = Vec::new();
-            let mut ops = adds.clone();
-            for s in &summands {
-                match factors_of(s) {
-                    Some((p, q)) if p == w || q == w => {
-                        coefficients.push(if p == w { q } else { p });
-                        ops.push((BinOp::Mul, p, q));
-                    }
-                    _ => rest.push(*s),
-                }
-            }
-            // One product and one other summand is `split`'s `a * w + b`.
-            if coefficients.len() >= 2 || (!coefficients.is_empty() && summands.len() >= 3) {
-                out.push(Factored {
-                    sum,
-                    w,
-                    coefficients,
-                    rest,
-                    ops,
-                    ty,
-                });
-            }
+    // The widths to try: each product's two operands, then the factors
+    // deeper in its tree.
+    let mut widths: Vec<&Sym> = Vec::new();
+    for s in &summands {
+        if let Some((p, q)) = product(s, ty) {
+            widths.extend([p, q]);
         }
     }
-    out.truncate(MAX_ROWS);
+    for s in &summands {
+        if let Some((factors, _)) = multiplicands(s, ty) {
+            widths.extend(factors);
+        }
+    }
+    let mut out: Vec<Factored> = Vec::new();
+    let mut tried: Vec<&Sym> = Vec::new();
+    for w in widths {
+        if tried.contains(&w) || !uniform(w) {
+            continue;
+        }
+        tried.push(w);
+        let mut coefficients = Vec::new();
+        let mut rest = Vec::new();
+        let mut ops = adds.clone();
+        for s in &summands {
+            match product(s, ty) {
+                Some((p, q)) if p == w || q == w => {
+                    coefficients.push(vec![if p == w { q } else { p }]);
+                    ops.push((BinOp::Mul, p, q));
+                    continue;
+                }
+                _ => {}
+            }
+            match multiplicands(s, ty) {
+                Some((mut factors, muls)) if factors.contains(&w) => {
+                    let at = factors.iter().position(|f| *f == w);
+                    factors.remove(at.expect("w is among the factors"));
+                    coefficients.push(factors);
+                    ops.extend(muls);
+                }
+                _ => rest.push(*s),
+            }
+        }
+        // One product and one other summand is `split`'s `a * w + b`.
+        if coefficients.len() >= 2 || (!coefficients.is_empty() && summands.len() >= 3) {
+            out.push(Factored {
+                sum,
+                w,
+                coefficients,
+                rest,
+                ops,
+                ty,
+            });
+        }
+        if out.len() >= MAX_ROWS {
+            break;
+        }
+    }
     out
 }
 
@@ -275,11 +329,19 @@ pub(crate) fn rows(e: &mut Encoder, index: &Sym) -> Result<Vec<Row>, EncodeError
                 .reduce(term::bvadd)
                 .unwrap_or_else(|| term::bv(0, ty.bits()))
         };
-        let coefficients = f
-            .coefficients
-            .iter()
-            .map(|c| enc(c))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut coefficients = Vec::new();
+        for factors in &f.coefficients {
+            let factors = factors
+                .iter()
+                .map(|c| enc(c))
+                .collect::<Result<Vec<_>, _>>()?;
+            coefficients.push(
+                factors
+                    .into_iter()
+                    .reduce(term::bvmul)
+                    .unwrap_or_else(|| term::bv(1, ty.bits())),
+            );
+        }
         let rest = f
             .rest
             .iter()
