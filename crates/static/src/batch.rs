@@ -403,13 +403,10 @@ impl Check<'_> {
             solver.assert(a)?;
         }
         // Bit-blasting decides large case splits over linear indices fast,
-        // but a product of two unknowns makes it slower than the other
-        // tries: it is skipped then.
-        let result = if asserts.iter().any(has_nonlinear_product) {
-            solver.check()?
-        } else {
-            solver.check_bit_blasting()?
-        };
+        // and, within its resource limit, many queries over products of
+        // two unknowns (a transpose's `x + (y + i) * height` across blocks)
+        // that the SMT core gives up on.
+        let result = solver.check_bit_blasting()?;
         let out = match result {
             CheckResult::Unsat => Outcome::Clear,
             CheckResult::Unknown(_) => Outcome::Inconclusive,
@@ -433,22 +430,6 @@ impl Check<'_> {
         }
         Ok(out)
     }
-}
-
-/// Whether `t` multiplies two terms that are not literals.
-fn has_nonlinear_product(t: &Term) -> bool {
-    let literal = |t: &Term| match t.as_list() {
-        Some([under, value, _]) => {
-            under.as_atom() == Some("_") && value.as_atom().is_some_and(|v| v.starts_with("bv"))
-        }
-        _ => t.as_atom().is_some_and(|a| a.starts_with('#')),
-    };
-    let Some(items) = t.as_list() else {
-        return false;
-    };
-    let product = items.first().and_then(|h| h.as_atom()) == Some("bvmul")
-        && items[1..].iter().filter(|a| !literal(a)).count() >= 2;
-    product || items.iter().any(has_nonlinear_product)
 }
 
 /// The largest query text remembered by [`cache_key`].
