@@ -45,6 +45,18 @@ fn agree(k: &Kernel, launch: &Launch, config: &Config) -> Exploration {
     d
 }
 
+/// The executions that show a hang.
+fn hangs(ex: &Exploration) -> usize {
+    ex.executions
+        .iter()
+        .filter(|e| {
+            warpsafe_mc::findings(e)
+                .iter()
+                .any(|f| f.kind() == warpsafe_mc::ErrorKind::Hang)
+        })
+        .count()
+}
+
 #[test]
 fn spin_locks_explore_few_executions_and_never_reach_the_bound() {
     // (kernel, grid, block, complete executions: one per order of taking
@@ -278,16 +290,6 @@ __global__ void released(int *x)
 "#,
     );
     let launch = Launch::new([1, 1, 1], [2, 1, 1]);
-    let hangs = |ex: &Exploration| {
-        ex.executions
-            .iter()
-            .filter(|e| {
-                warpsafe_mc::findings(e)
-                    .iter()
-                    .any(|f| f.kind() == warpsafe_mc::ErrorKind::Hang)
-            })
-            .count()
-    };
     let ex = agree(&spin, &launch, &config(8, true));
     assert!(!ex.executions.is_empty());
     assert_eq!(hangs(&ex), ex.executions.len(), "every execution hangs");
@@ -381,16 +383,6 @@ __global__ void k(int *x, int *y)
 }}
 "#
         ))
-    };
-    let hangs = |ex: &Exploration| {
-        ex.executions
-            .iter()
-            .filter(|e| {
-                warpsafe_mc::findings(e)
-                    .iter()
-                    .any(|f| f.kind() == warpsafe_mc::ErrorKind::Hang)
-            })
-            .count()
     };
     let launch = Launch::new([1, 1, 1], [2, 1, 1]);
     let both =
