@@ -121,26 +121,30 @@ struct Factored<'s> {
 /// An operation of an index sum, `(op, l, r)`.
 type Op<'s> = (BinOp, &'s Sym, &'s Sym);
 
-/// The multiplicands of the product tree `s` of type `ty`, left to right
-/// (`(w * 16) * y`: `w`, `16`, `y`), and its multiplications; `None`
-/// when `s` is no product.
-fn multiplicands(s: &Sym, ty: ScalarTy) -> Option<(Vec<&Sym>, Vec<Op<'_>>)> {
-    if !matches!(s, Sym::Binary(BinOp::Mul, t, _, _) if *t == ty) {
-        return None;
-    }
-    let (mut factors, mut muls) = (Vec::new(), Vec::new());
+/// The operands of the tree of `op`s of type `ty` rooted at `s`, left to
+/// right, and its operations: the summands of a sum, the multiplicands of
+/// a product (`(w * 16) * y`: `w`, `16`, `y`). A root of another kind is
+/// its own only operand.
+fn flatten(s: &Sym, op: BinOp, ty: ScalarTy) -> (Vec<&Sym>, Vec<Op<'_>>) {
+    let (mut operands, mut ops) = (Vec::new(), Vec::new());
     let mut todo = vec![s];
     while let Some(x) = todo.pop() {
         match x {
-            Sym::Binary(BinOp::Mul, t, p, q) if *t == ty => {
-                muls.push((BinOp::Mul, &**p, &**q));
-                todo.push(q);
-                todo.push(p);
+            Sym::Binary(o, t, l, r) if *o == op && *t == ty => {
+                ops.push((op, &**l, &**r));
+                todo.push(r);
+                todo.push(l);
             }
-            x => factors.push(x),
+            x => operands.push(x),
         }
     }
-    Some((factors, muls))
+    (operands, ops)
+}
+
+/// The multiplicands of the product tree `s` of type `ty` and its
+/// multiplications ([`flatten`]); `None` when `s` is no product.
+fn multiplicands(s: &Sym, ty: ScalarTy) -> Option<(Vec<&Sym>, Vec<Op<'_>>)> {
+    matches!(s, Sym::Binary(BinOp::Mul, t, _, _) if *t == ty).then(|| flatten(s, BinOp::Mul, ty))
 }
 
 /// The factored rows of `index`: its top-level sum (through widening
@@ -164,19 +168,7 @@ fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
     if !ty.is_integer() || ty.bits() > 32 {
         return Vec::new();
     }
-    let mut summands = Vec::new();
-    let mut adds = Vec::new();
-    let mut todo = vec![sum];
-    while let Some(s) = todo.pop() {
-        match s {
-            Sym::Binary(BinOp::Add, t, l, r) if *t == ty => {
-                adds.push((BinOp::Add, &**l, &**r));
-                todo.push(r);
-                todo.push(l);
-            }
-            s => summands.push(s),
-        }
-    }
+    let (summands, adds) = flatten(sum, BinOp::Add, ty);
     fn product(s: &Sym, ty: ScalarTy) -> Option<(&Sym, &Sym)> {
         match s {
             Sym::Binary(BinOp::Mul, t, p, q) if *t == ty => Some((&**p, &**q)),
