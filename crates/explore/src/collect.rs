@@ -229,12 +229,18 @@ impl Collector<'_> {
         if !self.admit() {
             return Flow::Stop;
         }
+        self.count_cut(ending);
+        self.progressed()
+    }
+
+    /// Counts a cut execution as stopped at the loop bound or by
+    /// spin-assume.
+    fn count_cut(&mut self, ending: Ending) {
         match ending {
             Ending::Complete => {}
             Ending::Cut { loop_bound: true } => self.bounded += 1,
             Ending::Cut { loop_bound: false } => self.spin_blocked += 1,
         }
-        self.progressed()
     }
 
     fn execution(&mut self, exec: Execution) -> Flow {
@@ -244,11 +250,7 @@ impl Collector<'_> {
         if !exec.blocked.is_empty() {
             self.blocked += 1;
         }
-        if exec.hit_loop_bound() {
-            self.bounded += 1;
-        } else if !exec.is_complete() {
-            self.spin_blocked += 1;
-        }
+        self.count_cut(exec.ending());
         // A cut execution has no final state: it would go on.
         if let Some(o) = &mut self.outcomes.as_mut().filter(|_| exec.is_complete()) {
             o.add(&exec);

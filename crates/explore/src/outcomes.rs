@@ -46,11 +46,16 @@ impl<'k> Outcomes<'k> {
             })
             .map(|(loc, v)| (loc.array, loc.index, *v))
             .collect();
+        self.count(state, 1);
+    }
+
+    /// Counts `n` more executions reaching `state` (a new state goes last).
+    fn count(&mut self, state: State, n: usize) {
         match self.index.get(&state) {
-            Some(i) => self.states[*i].1 += 1,
+            Some(i) => self.states[*i].1 += n,
             None => {
                 self.index.insert(state.clone(), self.states.len());
-                self.states.push((state, 1));
+                self.states.push((state, n));
             }
         }
     }
@@ -64,13 +69,7 @@ impl<'k> Outcomes<'k> {
     /// table's (first-reached order is kept).
     pub fn merge(&mut self, later: Outcomes<'k>) {
         for (state, n) in later.states {
-            match self.index.get(&state) {
-                Some(i) => self.states[*i].1 += n,
-                None => {
-                    self.index.insert(state.clone(), self.states.len());
-                    self.states.push((state, n));
-                }
-            }
+            self.count(state, n);
         }
     }
 

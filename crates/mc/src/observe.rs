@@ -121,9 +121,8 @@ impl Stats {
         Ok(())
     }
 
-    /// Counts an execution with nothing to report, not built, and hands it
-    /// to `observer` (see [`Observer::needs_clean`]).
-    pub(crate) fn hand_clean(&mut self, ending: Ending, observer: &mut dyn Observer) {
+    /// Counts an execution that ended as `ending`.
+    fn count(&mut self, ending: Ending) {
         match ending {
             Ending::Complete => self.executions += 1,
             Ending::Cut { loop_bound } => {
@@ -131,6 +130,12 @@ impl Stats {
                 self.bounded += usize::from(loop_bound);
             }
         }
+    }
+
+    /// Counts an execution with nothing to report, not built, and hands it
+    /// to `observer` (see [`Observer::needs_clean`]).
+    pub(crate) fn hand_clean(&mut self, ending: Ending, observer: &mut dyn Observer) {
+        self.count(ending);
         if observer.clean(ending) == Flow::Stop {
             self.stopped = true;
         }
@@ -138,12 +143,7 @@ impl Stats {
 
     /// Counts `exec`, complete or cut, and hands it to `observer`.
     pub(crate) fn hand(&mut self, exec: Execution, observer: &mut dyn Observer) {
-        if exec.is_complete() {
-            self.executions += 1;
-        } else {
-            self.cut += 1;
-            self.bounded += usize::from(exec.hit_loop_bound());
-        }
+        self.count(exec.ending());
         if observer.execution(exec) == Flow::Stop {
             self.stopped = true;
         }

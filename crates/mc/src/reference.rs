@@ -51,7 +51,7 @@
 use crate::consistency::{self, Model};
 use crate::graph::{BarrierGroup, BarrierInstance, Graph, Kind, Loc, ThreadId};
 use crate::grid::{complete_read, reinterpret, source, status_after, Grid, Pending, Status};
-use crate::observe::{Flow, Observer, Stats};
+use crate::observe::{Ending, Flow, Observer, Stats};
 use crate::races::Race;
 use std::collections::{BTreeMap, HashSet};
 use thiserror::Error;
@@ -205,6 +205,18 @@ impl Execution {
         self.cut
             .iter()
             .any(|c| matches!(c.reason, BlockReason::LoopBound { .. }))
+    }
+
+    /// How the execution ended: complete, or cut (at the loop bound or
+    /// not), as an observer counts it ([`Ending`]).
+    pub fn ending(&self) -> Ending {
+        if self.is_complete() {
+            Ending::Complete
+        } else {
+            Ending::Cut {
+                loop_bound: self.hit_loop_bound(),
+            }
+        }
     }
 }
 

@@ -151,12 +151,7 @@ impl<'k> Explorer<'k> {
         if let Some(ending) = clean {
             if cfg!(debug_assertions) {
                 let exec = self.build(&state, found);
-                let built = match exec.is_complete() {
-                    true => Ending::Complete,
-                    false => Ending::Cut {
-                        loop_bound: exec.hit_loop_bound(),
-                    },
-                };
+                let built = exec.ending();
                 assert!(
                     built == ending && findings(&exec).is_empty(),
                     "an execution counted as clean ({ending:?}) is {built:?} with findings {:?}",
