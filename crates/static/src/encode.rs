@@ -32,7 +32,7 @@
 use std::collections::HashMap;
 
 use crate::sym::{Sym, UnknownReason};
-use warpsafe_ir::{BinOp, Builtin, Dim, LoopId, ScalarTy, UnOp, VarId};
+use warpsafe_ir::{ArrayId, BinOp, Builtin, Dim, LoopId, ScalarTy, UnOp, VarId};
 use warpsafe_smt::{term, Sort, Term};
 
 /// Why a symbolic value could not be encoded.
@@ -167,6 +167,9 @@ pub(crate) struct Encoder<'a> {
     /// One constant per unknown leaf id: within one access of one thread,
     /// leaves with the same id denote the same value (see `sym`).
     unknowns: HashMap<u32, Term>,
+    /// The values atomics returned that this encoding read: the array,
+    /// the result's type and its constant (see `tickets`).
+    pub atomic_results: Vec<(ArrayId, ScalarTy, Term)>,
     /// The constants of leaves that are the same for the threads of one
     /// block ([`crate::sym::Unknown::block_uniform`]), by leaf id: a query about two
     /// threads of one block equates the two encoders' constants.
@@ -199,6 +202,7 @@ impl<'a> Encoder<'a> {
             decls: Vec::new(),
             approximations: Vec::new(),
             unknowns: HashMap::new(),
+            atomic_results: Vec::new(),
             block_uniform: Vec::new(),
             facts: Vec::new(),
             wrap_facts: Vec::new(),
@@ -294,6 +298,9 @@ impl<'a> Encoder<'a> {
                 self.approximations.push(u.reason.clone());
                 let t = self.fresh("u", sort);
                 self.unknowns.insert(u.id, t.clone());
+                if let UnknownReason::Atomic { array } = u.reason {
+                    self.atomic_results.push((array, u.ty, t.clone()));
+                }
                 if u.block_uniform {
                     self.block_uniform.push((u.id, t.clone()));
                 }

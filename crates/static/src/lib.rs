@@ -43,6 +43,7 @@ mod rows;
 mod shape;
 mod stride;
 pub mod sym;
+mod tickets;
 mod top_exit;
 mod universal;
 mod validate;

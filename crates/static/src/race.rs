@@ -724,6 +724,8 @@ pub(crate) struct Check<'k> {
     dump_aligned: Option<&'k SourceMap>,
     /// The aligned phases as text, when `dump_aligned` is set.
     aligned_text: Option<String>,
+    /// The kernel's ticket counters (see [`crate::tickets`]).
+    tickets: crate::tickets::Tickets,
 }
 
 /// Both sides' indices, widened to one width (a bit more than the wider,
@@ -754,6 +756,8 @@ pub(crate) struct Side {
     pub(crate) wrap_facts: Vec<Term>,
     /// The index read as `row * width + column` (see [`crate::rows`]).
     pub(crate) rows: Vec<crate::rows::Row>,
+    /// The atomic results the side reads (see [`crate::tickets`]).
+    pub(crate) atomic_results: Vec<(warpsafe_ir::ArrayId, ScalarTy, Term)>,
 }
 
 /// A synchronized loop's variable in one iteration role, shared by both

@@ -32,6 +32,7 @@ impl<'k> Check<'k> {
             class: None,
             dump_aligned: None,
             aligned_text: None,
+            tickets: crate::tickets::Tickets::of(kernel),
         }
     }
 
@@ -625,6 +626,7 @@ impl<'k> Check<'k> {
             reasons: e.approximations,
             wrap_facts: e.wrap_facts,
             rows,
+            atomic_results: e.atomic_results,
         };
         Ok((side, e.decls))
     }
@@ -739,6 +741,17 @@ impl<'k> Check<'k> {
         solver.assert(collide.last().expect("invariant: just pushed"))?;
         for c in &scope_constraints {
             solver.assert(c)?;
+        }
+        if !self.tickets.is_empty() {
+            let facts = crate::tickets::distinct(
+                &self.tickets,
+                &globals.shared,
+                &s1.atomic_results,
+                &s2.atomic_results,
+            );
+            for fact in &facts {
+                solver.assert(fact)?;
+            }
         }
         let result = solver.check()?;
         let race = match result {
