@@ -1,6 +1,9 @@
 // warpsafe built-in <cuda_runtime_api.h>: host API types and constants only
 #ifndef __WARPSAFE_CUDA_RUNTIME_API_H
 #define __WARPSAFE_CUDA_RUNTIME_API_H
+// The runtime's version, as CUDA 12.0's header has it (nvcc includes this
+// header implicitly; `#if CUDART_VERSION >= 2020` guards kernel includes).
+#define CUDART_VERSION 12000
 #include <stddef.h>
 #include <limits.h>
 #include <time.h>
