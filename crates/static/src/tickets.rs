@@ -6,7 +6,11 @@
 //!
 //! A *ticket counter* is an integer array every write of which (store,
 //! read-modify-write or compare-and-swap) is an `atomicAdd` of a positive
-//! constant at one constant slot, none of them inside a loop. Then, in one
+//! constant at one constant slot, none of them inside a loop; a
+//! `__shared__` counter may also be written otherwise (reset: `if (tid ==
+//! 0) count = 0;`) before a top-level block barrier that comes before every
+//! ticket site, which orders every reset of the block before every ticket
+//! (threads that leave before the barrier take no ticket). Then, in one
 //! launch of `T` threads whose sites add `K` in all (the sum of the
 //! constants), the counter takes its values in a window of fewer than
 //! `K * T + 1` consecutive numbers (modulo `2^b`), and each `atomicAdd`
@@ -20,14 +24,18 @@
 //!
 //! **Invariant (soundness):** [`distinct`] states `K * T < 2^b -> r1 != r2`
 //! only for two results of the one slot of a ticket counter, each produced
-//! by a different thread (the two sides of a race query); the premise is
+//! by a different thread (the two sides of a race query), of one block for
+//! a `__shared__` counter (each block has its own; `T` counts the block's
+//! threads), never for a local one; the premise is
 //! part of the fact, so launches too large for it keep every value. The
 //! initial value of the counter is not needed. Loads of the counter are
 //! allowed (they do not write it).
 
 use std::collections::HashMap;
 
-use warpsafe_ir::{ArrayId, Block, Const, Expr, Kernel, RmwOp, ScalarTy, StmtKind};
+use warpsafe_ir::{
+    ArrayId, BarrierKind, Const, Expr, Kernel, MemSpace, RmwOp, ScalarTy, Stmt, StmtKind,
+};
 use warpsafe_smt::{term, Term};
 
 use crate::encode::Shared;
@@ -35,20 +43,30 @@ use crate::encode::Shared;
 /// The ticket counters of a kernel, by array.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Tickets {
-    /// The sum of the constants every site adds, and the counter's type.
-    counters: HashMap<ArrayId, (u128, ScalarTy)>,
+    counters: HashMap<ArrayId, TicketCounter>,
 }
 
-/// What the writes of one array allow so far.
-enum Counter {
-    /// Only ticket sites: the slot they all update, its type and the sum
-    /// they add.
-    Ticket {
-        slot: i128,
-        ty: ScalarTy,
-        total: u128,
-    },
-    Not,
+/// One ticket counter.
+#[derive(Clone, Copy, Debug)]
+struct TicketCounter {
+    /// The sum of the constants its sites add.
+    total: u128,
+    /// The counter's type.
+    ty: ScalarTy,
+    /// A `__shared__` counter: each block has its own, so only two threads
+    /// of one block get different results (and only the block's threads
+    /// update it).
+    per_block: bool,
+}
+
+/// One write of an array, found by [`scan`].
+struct Write {
+    array: ArrayId,
+    /// The top-level statement of the kernel body that holds it.
+    top: usize,
+    /// `Some((slot, type, constant))` for a ticket site: an `atomicAdd` of
+    /// a positive constant at a constant slot, outside loops.
+    ticket: Option<(i128, ScalarTy, u128)>,
 }
 
 impl Tickets {
@@ -56,15 +74,69 @@ impl Tickets {
     pub(crate) fn of(kernel: &Kernel) -> Tickets {
         // Beyond 2^32 in all, the premise's product could pass its width.
         const MAX_TOTAL: u128 = 1 << 32;
-        let mut seen: HashMap<ArrayId, Counter> = HashMap::new();
-        scan(&kernel.body, false, &mut seen);
-        let counters = seen
+        let mut writes = Vec::new();
+        for (top, stmt) in kernel.body.iter().enumerate() {
+            scan(std::slice::from_ref(stmt), top, false, &mut writes);
+        }
+        let barriers: Vec<usize> = kernel
+            .body
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                matches!(
+                    s.kind,
+                    StmtKind::Barrier {
+                        kind: BarrierKind::Block,
+                        ..
+                    }
+                )
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let mut by_array: HashMap<ArrayId, Vec<&Write>> = HashMap::new();
+        for w in &writes {
+            by_array.entry(w.array).or_default().push(w);
+        }
+        let counters = by_array
             .into_iter()
-            .filter_map(|(array, c)| match c {
-                Counter::Ticket { total, ty, .. } if ty.is_integer() && total < MAX_TOTAL => {
-                    Some((array, (total, ty)))
+            .filter_map(|(array, writes)| {
+                let per_block = match kernel.array(array).space {
+                    MemSpace::Global => false,
+                    MemSpace::Shared => true,
+                    // Per-thread (local) counters are one per thread.
+                    MemSpace::Constant | MemSpace::Local => return None,
+                };
+                let (tickets, resets): (Vec<&Write>, Vec<&Write>) =
+                    writes.into_iter().partition(|w| w.ticket.is_some());
+                let (slot, ty, _) = tickets.first()?.ticket?;
+                let mut total = 0u128;
+                for w in &tickets {
+                    let (s, t, k) = w.ticket?;
+                    if s != slot || t != ty {
+                        return None;
+                    }
+                    total = total.saturating_add(k);
                 }
-                _ => None,
+                if !ty.is_integer() || total >= MAX_TOTAL {
+                    return None;
+                }
+                // Other writes only before a block barrier that every
+                // ticket follows, and only for a block's own counter.
+                if let Some(last_reset) = resets.iter().map(|w| w.top).max() {
+                    let first_ticket = tickets.iter().map(|w| w.top).min()?;
+                    let separated = barriers.iter().any(|&b| last_reset < b && b < first_ticket);
+                    if !per_block || !separated {
+                        return None;
+                    }
+                }
+                Some((
+                    array,
+                    TicketCounter {
+                        total,
+                        ty,
+                        per_block,
+                    },
+                ))
             })
             .collect();
         Tickets { counters }
@@ -76,57 +148,50 @@ impl Tickets {
     }
 }
 
-/// Records every write of `block` into `seen`; `in_loop`: `block` is inside
-/// a loop.
-fn scan(block: &Block, in_loop: bool, seen: &mut HashMap<ArrayId, Counter>) {
+/// Records every write of `block` (inside the top-level statement `top`)
+/// into `writes`; `in_loop`: `block` is inside a loop.
+fn scan(block: &[Stmt], top: usize, in_loop: bool, writes: &mut Vec<Write>) {
     for stmt in block {
         match &stmt.kind {
             StmtKind::Rmw {
-                op: RmwOp::Add,
-                mem,
-                operand: Expr::Const(Const::Int(k), _),
-                ..
-            } if !in_loop && *k > 0 => {
-                let slot = match &mem.index {
-                    Expr::Const(Const::Int(s), _) => Some(*s),
+                op, mem, operand, ..
+            } => {
+                let ticket = match (op, operand, &mem.index) {
+                    (
+                        RmwOp::Add,
+                        Expr::Const(Const::Int(k), _),
+                        Expr::Const(Const::Int(slot), _),
+                    ) if !in_loop && *k > 0 => Some((*slot, mem.ty, *k as u128)),
                     _ => None,
                 };
-                let entry = seen.entry(mem.array).or_insert(Counter::Ticket {
-                    slot: slot.unwrap_or_default(),
-                    ty: mem.ty,
-                    total: 0,
+                writes.push(Write {
+                    array: mem.array,
+                    top,
+                    ticket,
                 });
-                *entry = match (std::mem::replace(entry, Counter::Not), slot) {
-                    (Counter::Ticket { slot: s, ty, total }, Some(here))
-                        if s == here && ty == mem.ty =>
-                    {
-                        Counter::Ticket {
-                            slot: s,
-                            ty,
-                            total: total.saturating_add(*k as u128),
-                        }
-                    }
-                    _ => Counter::Not,
-                };
             }
-            StmtKind::Store { mem, .. } | StmtKind::Rmw { mem, .. } | StmtKind::Cas { mem, .. } => {
-                seen.insert(mem.array, Counter::Not);
-            }
+            StmtKind::Store { mem, .. } | StmtKind::Cas { mem, .. } => writes.push(Write {
+                array: mem.array,
+                top,
+                ticket: None,
+            }),
             _ => {}
         }
         let nested = in_loop || matches!(stmt.kind, StmtKind::Loop { .. });
         for child in stmt.children() {
-            scan(child, nested, seen);
+            scan(child, top, nested, writes);
         }
     }
 }
 
 /// The facts that two threads' atomic results differ: `first` and `second`
 /// are the atomic results (array, type, term) one side of a race query
-/// read, each of its own thread.
+/// read, each of its own thread; `same_block`: the two threads are of one
+/// block (else `__shared__` counters give nothing: each block has its own).
 pub(crate) fn distinct(
     tickets: &Tickets,
     shared: &Shared,
+    same_block: bool,
     first: &[(ArrayId, ScalarTy, Term)],
     second: &[(ArrayId, ScalarTy, Term)],
 ) -> Vec<Term> {
@@ -134,24 +199,33 @@ pub(crate) fn distinct(
     const WIDE: u32 = 256;
     let mut facts = Vec::new();
     for (a, ty1, r1) in first {
-        let Some((total, counter_ty)) = tickets.counters.get(a) else {
+        let Some(counter) = tickets.counters.get(a) else {
             continue;
         };
+        if counter.per_block && !same_block {
+            continue;
+        }
         for (b, ty2, r2) in second {
             if a != b || ty1 != ty2 {
                 continue;
             }
-            let bits = counter_ty.bits().min(ty1.bits());
+            let bits = counter.ty.bits().min(ty1.bits());
             let wide = |t: &Term| term::zero_extend(WIDE - 32, t.clone());
+            // The threads that update it: the block's, or the launch's.
+            let grid: &[Term] = if counter.per_block {
+                &[]
+            } else {
+                &shared.grid_dim
+            };
             let threads = shared
                 .block_dim
                 .iter()
-                .chain(&shared.grid_dim)
+                .chain(grid)
                 .map(wide)
                 .reduce(term::bvmul)
-                .expect("invariant: six dimensions");
+                .expect("invariant: three block dimensions");
             let premise = term::bvult(
-                term::bvmul(term::bv(*total, WIDE), threads),
+                term::bvmul(term::bv(counter.total, WIDE), threads),
                 term::bv(1u128 << bits, WIDE),
             );
             facts.push(term::implies(

@@ -746,6 +746,7 @@ impl<'k> Check<'k> {
             let facts = crate::tickets::distinct(
                 &self.tickets,
                 &globals.shared,
+                scope == RaceScope::SameBlock,
                 &s1.atomic_results,
                 &s2.atomic_results,
             );
