@@ -330,17 +330,16 @@ impl TypeCx<'_> {
     }
 
     /// libcu++'s `pipeline<thread_scope_thread>` and
-    /// `barrier<thread_scope_block>` (see `lower::async_copy`); other
-    /// scopes are refused.
+    /// `barrier<thread_scope_block>` (see `lower::async_copy`), the scope
+    /// spelt any way libcu++ allows (`cuda::thread_scope_block`,
+    /// `cuda::thread_scope::thread_scope_block`); other scopes are refused.
     fn async_sync_type(&self, n: Node, name: &str, args: &[Node]) -> Res<CType> {
-        let scope = args
-            .first()
-            .map(|a| self.syn.text(*a).trim().trim_start_matches("cuda::"));
+        let scope = args.first().and_then(|a| scope_name(self.syn.text(*a)));
         match (name, scope) {
-            ("pipeline", Some("thread_scope_thread")) => {
+            ("pipeline", Some(Scope::Thread)) => {
                 Ok(CType::Struct(crate::lower::ASYNC_PIPELINE.to_string()))
             }
-            ("barrier", Some("thread_scope_block")) => {
+            ("barrier", Some(Scope::Block)) => {
                 Ok(CType::Struct(crate::lower::ASYNC_BARRIER.to_string()))
             }
             _ => Err(self.unsupported(n, self.syn.text(n))),

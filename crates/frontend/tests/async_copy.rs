@@ -107,3 +107,53 @@ fn a_copy_through_memory_of_another_element_size_writes_its_slots() {
     });
     assert_eq!(stores, 4);
 }
+
+/// The block barrier's scope spelt through its enum
+/// (`cuda::thread_scope::thread_scope_block`, as SGEMM tutorials write it)
+/// and its `arrive_and_wait` called through a pointer (`p->`, `(*p).`)
+/// lower to block barriers, as the plain spelling and call do.
+#[test]
+fn a_block_barrier_spelt_through_its_enum_and_called_through_a_pointer_is_one() {
+    for call in [
+        "b.arrive_and_wait();",
+        "p->arrive_and_wait();",
+        "(*p).arrive_and_wait();",
+    ] {
+        let (kernels, messages) = lower(&format!(
+            "#include <cuda/barrier>\n__global__ void k(float *a) {{\n\
+             __shared__ cuda::barrier<cuda::thread_scope::thread_scope_block> b;\n\
+             auto p = &b;\n\
+             if (threadIdx.x == 0) init(&b, blockDim.x); __syncthreads();\n\
+             a[threadIdx.x] = 1; {call} }}\n"
+        ));
+        let k = kernels
+            .first()
+            .unwrap_or_else(|| panic!("{call}: {messages:?}"));
+        let mut barriers = 0;
+        warpsafe_ir::walk_block(&k.body, &mut |s| {
+            if let warpsafe_ir::StmtKind::Barrier {
+                kind: warpsafe_ir::BarrierKind::Block,
+                ..
+            } = &s.kind
+            {
+                barriers += 1;
+            }
+        });
+        assert_eq!(barriers, 2, "{call}");
+    }
+}
+
+/// Any other scope of `cuda::barrier` is refused by name, however spelt.
+#[test]
+fn a_barrier_of_another_scope_is_refused_however_spelt() {
+    let messages = refused(
+        "__global__ void k(float *a) {\n\
+         __shared__ cuda::barrier<cuda::thread_scope::thread_scope_device> b; }",
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("barriers other than `barrier<thread_scope_block>`")),
+        "{messages:?}"
+    );
+}

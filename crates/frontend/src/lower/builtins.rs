@@ -801,6 +801,11 @@ impl<'t> Lowerer<'_, 't> {
         let object = self.block(|s| {
             if recv.kind() == "this" && arrow {
                 s.this_place(recv)
+            } else if arrow {
+                // `p->m()`: the method of the object `p` points at.
+                let v = s.value(recv)?;
+                let ptr = s.as_ptr(v, recv)?;
+                s.deref(ptr, recv)
             } else {
                 s.place(recv)
             }
