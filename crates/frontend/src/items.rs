@@ -615,16 +615,36 @@ impl<'t> Items<'t> {
             } else if q.const_ {
                 // `const int N = 64;` at file scope: usable in array sizes,
                 // with its declared type.
-                let ty = n
+                let scalar = n
                     .child_by_field_name("type")
                     .and_then(|t| self.type_cx(syn).base_type(t).ok())
-                    .and_then(|t| t.scalar())
-                    .filter(|t| !t.is_float());
-                if let (Some(v), Some(ty)) = (d.child_by_field_name("value"), ty) {
-                    if let Some(c) = eval(syn, v, &*self) {
-                        self.define_const(name.clone(), crate::consteval::wrap(c, ty));
-                        self.const_types.insert(name, ty);
+                    .and_then(|t| t.scalar());
+                let value = d.child_by_field_name("value");
+                match (value, scalar) {
+                    (Some(v), Some(ty)) if !ty.is_float() => {
+                        if let Some(c) = eval(syn, v, &*self) {
+                            self.define_const(name.clone(), crate::consteval::wrap(c, ty));
+                            self.const_types.insert(name, ty);
+                        }
                     }
+                    // `const float sqrt_2PI = 2.5066f;`: nvcc lets device
+                    // code read a const floating-point variable with a
+                    // constant initialiser; it is read as the read-only
+                    // `__constant__` it amounts to.
+                    (Some(_), Some(_)) if d.kind() == "init_declarator" => {
+                        self.define_global(GlobalItem {
+                            name,
+                            ns: self.ns.clone(),
+                            host: false,
+                            decl: n,
+                            declarator: d,
+                            quals: Quals {
+                                constant: true,
+                                ..q
+                            },
+                        })
+                    }
+                    _ => {}
                 }
             } else if !q.extern_ {
                 self.define_global(GlobalItem {

@@ -74,6 +74,9 @@ impl<'t> Lowerer<'_, 't> {
                 if let Some(v) = self.fragment_num_elements(n) {
                     return Ok(v);
                 }
+                if let Some(v) = self.call_result_field(n)? {
+                    return Ok(v);
+                }
                 let p = self.place(n)?;
                 self.read(&p, n)
             }
@@ -855,6 +858,43 @@ impl<'t> Lowerer<'_, 't> {
 
     /// The value held in fresh temporaries, so later writes to the
     /// variables it reads do not change it.
+    /// A field of the aggregate a call returns by value
+    /// (`g.group_index().x`, `make_float2(a, b).y`): the call is lowered
+    /// once and the field taken from its value. `None` for any other field
+    /// expression (a place: a variable's field, a reference result).
+    fn call_result_field(&mut self, n: Node<'t>) -> R<Option<Value>> {
+        let (Some(arg), Some(field)) = (
+            n.child_by_field_name("argument"),
+            n.child_by_field_name("field"),
+        ) else {
+            return Ok(None);
+        };
+        let arrow = n.child_by_field_name("operator").map(|o| self.text(o)) == Some("->");
+        if arrow || arg.kind() != "call_expression" || self.may_return_reference(arg) {
+            return Ok(None);
+        }
+        let name = self.text(field).to_string();
+        let Value::Agg(ty, values) = self.value(arg)? else {
+            return Err(self.unsupported(
+                n,
+                format!("field `{name}` of a call's non-aggregate result"),
+            ));
+        };
+        let pos = self
+            .union_members(&ty)
+            .is_none()
+            .then(|| self.items.types.fields(&ty))
+            .flatten()
+            .and_then(|fields| fields.iter().position(|(f, _, _)| *f == name));
+        match pos.and_then(|p| values.get(p)) {
+            Some(v) => Ok(Some(v.clone())),
+            None => Err(self.unsupported(
+                n,
+                format!("field `{name}` of a call's `{}` result", ty.describe()),
+            )),
+        }
+    }
+
     fn materialize(&mut self, v: Value, n: Node<'t>) -> Value {
         match v {
             Value::Scalar(e, t) => Value::Scalar(self.hold(e, t, n), t),
