@@ -727,6 +727,15 @@ impl<'t> Items<'t> {
         }
         let mut def = StructDef::default();
         let mut info = ClassInfo::default();
+        // The name is known inside its own body, so that a field can point
+        // at the struct (`list_elem *next;`); the definition replaces this
+        // placeholder below.
+        let placeholder = !self.types.structs.contains_key(&name);
+        if placeholder {
+            self.types
+                .structs
+                .insert(name.clone(), StructDef::default());
+        }
         // Base classes' fields come first.
         for child in named_children(n) {
             if child.kind() == "base_class_clause" {
@@ -794,6 +803,9 @@ impl<'t> Items<'t> {
                         .first()
                         .and_then(|d| declared_name(syn, *d))
                         .unwrap_or_default();
+                    if placeholder {
+                        self.types.structs.remove(&name);
+                    }
                     self.types.rejected.insert(
                         name.clone(),
                         format!(
@@ -828,7 +840,12 @@ impl<'t> Items<'t> {
                         }
                         def.fields.push((fname, decl.ty));
                     }
-                    Err(_) => return,
+                    Err(_) => {
+                        if placeholder {
+                            self.types.structs.remove(&name);
+                        }
+                        return;
+                    }
                 }
             }
         }
@@ -839,6 +856,9 @@ impl<'t> Items<'t> {
             let reason = format!(
                 "class `{name}` declares a field `{dup}` that hides a base class's field of the same name (not modelled)"
             );
+            if placeholder {
+                self.types.structs.remove(&name);
+            }
             self.types.rejected.insert(name, reason);
             return;
         }

@@ -126,3 +126,31 @@ fn device_side_malloc_writes_a_host_pointer_slot_only() {
     );
     assert!(has(&local, "`cudaMalloc` in device code"), "{local:?}");
 }
+
+/// A struct whose field points at its own type (`list_elem *next;`) is
+/// usable: its name is known inside its body. Following `next` once reads
+/// the pointee array; chasing it in a loop is refused by name.
+#[test]
+fn a_struct_pointing_at_its_own_type_is_usable() {
+    let (kernels, messages) = lower(
+        "struct list_elem { int key; list_elem *next; };\n\
+         __global__ void k(list_elem *list, int *out) { out[threadIdx.x] = list[threadIdx.x].next->key; }\n",
+    );
+    assert_eq!(kernels.len(), 1, "{messages:?}");
+    assert!(
+        kernels[0]
+            .arrays
+            .iter()
+            .any(|a| a.origin == ArrayOrigin::Pointee),
+        "no pointee array"
+    );
+    let chased = refusal(
+        "struct list_elem { int key; list_elem *next; };\n\
+         __global__ void k(list_elem *list, int n, int *out) { list_elem *e = list;\n\
+         for (int i = 0; i < n; i++) e = e->next; out[threadIdx.x] = e->key; }\n",
+    );
+    assert!(
+        has(&chased, "through a pointer into several arrays"),
+        "{chased:?}"
+    );
+}
