@@ -730,35 +730,55 @@ impl<'t> Lowerer<'_, 't> {
         if let Some(this) = this {
             self.ctor_prologue(f, this, n)?;
         }
-        let ret_ty = self.return_type(f)?;
         // A `const` reference is a place only where one is wanted (a
         // reference bound to the call); elsewhere its value, as before.
         let by_ref = self.returns_reference(f)
             || (self.want_ref == Some(n.id()) && self.returns_const_reference(f));
-        self.returning_body(&f.name, body, &ret_ty, by_ref, n)
+        if self.deduces_return_type(f) && !by_ref {
+            return self.returning_body(&f.name, body, None, false, n);
+        }
+        let ret_ty = self.return_type(f)?;
+        self.returning_body(&f.name, body, Some(&ret_ty), by_ref, n)
+    }
+
+    /// Whether `f` is declared with a deduced return type (`auto f(...)`
+    /// without a trailing `-> T`).
+    fn deduces_return_type(&self, f: &FnItem<'t>) -> bool {
+        let is_auto = f
+            .def
+            .child_by_field_name("type")
+            .is_some_and(|t| t.kind() == "placeholder_type_specifier" && self.text(t) == "auto");
+        let trailing = f.def.child_by_field_name("declarator").is_some_and(|d| {
+            named_children(d)
+                .into_iter()
+                .any(|c| c.kind() == "trailing_return_type")
+        });
+        is_auto && !trailing
     }
 
     /// Lowers the body of a called function or lambda: each `return` writes
-    /// the result (`ret_ty`) and leaves the body, or, for a function
+    /// the result (`ret_ty`; `None`: the type of the first `return`'s
+    /// value, as `auto` deduces it) and leaves the body, or, for a function
     /// returning a reference (`by_ref`), names the place it refers to.
     pub(super) fn returning_body(
         &mut self,
         name: &str,
         body: Node<'t>,
-        ret_ty: &CType,
+        ret_ty: Option<&CType>,
         by_ref: bool,
         n: Node<'t>,
     ) -> R<Value> {
         let span = self.span(n);
         let slot = match ret_ty {
-            CType::Void => None,
+            None | Some(CType::Void) => None,
             _ if by_ref => None,
-            t => Some(self.local_place(&format!("{name}.ret"), t, false, n)?),
+            Some(t) => Some(self.local_place(&format!("{name}.ret"), t, false, n)?),
         };
         let id = self.new_loop_id();
         self.returns.push(ReturnCtx {
             target: id,
-            slot: slot.clone(),
+            slot,
+            deduce: ret_ty.is_none().then(|| format!("{name}.ret")),
             by_ref,
             returned: None,
         });
@@ -769,11 +789,11 @@ impl<'t> Lowerer<'_, 't> {
         });
         let lowered = self.block(|s| s.stmt(body));
         self.loops.pop();
-        let returned = self
+        let ctx = self
             .returns
             .pop()
-            .expect("invariant: this body's return context was pushed above")
-            .returned;
+            .expect("invariant: this body's return context was pushed above");
+        let (returned, slot) = (ctx.returned, ctx.slot);
         let (mut block, ()) = lowered?;
         if by_ref && (returned.is_none() || needs_loop(&block, id)) {
             return Err(self.unsupported(

@@ -75,15 +75,11 @@ impl<'t> Lowerer<'_, 't> {
                     .find(|c| c.kind() == "trailing_return_type")
             })
             .and_then(|t| named_children(t).into_iter().next());
+        // Without `-> T`, the type of its first `return`'s value.
         let ret_ty = match returns {
-            Some(t) => self.type_cx().type_descriptor(t)?,
-            None if returns_value(body) => {
-                return Err(self.unsupported(
-                    lambda,
-                    "a lambda returning a value without stating its type (`-> T`)",
-                ))
-            }
-            None => CType::Void,
+            Some(t) => Some(self.type_cx().type_descriptor(t)?),
+            None if returns_value(body) => None,
+            None => Some(CType::Void),
         };
         if self.call_stack.len() > 64 {
             return Err(self.unsupported(n, "calls nested more than 64 deep"));
@@ -95,7 +91,7 @@ impl<'t> Lowerer<'_, 't> {
         let saved_loops = std::mem::take(&mut self.loops);
         let result = self
             .bind_params(&params, values, refs)
-            .and_then(|()| self.returning_body("lambda", body, &ret_ty, false, n));
+            .and_then(|()| self.returning_body("lambda", body, ret_ty.as_ref(), false, n));
         self.loops = saved_loops;
         self.scopes.pop();
         result

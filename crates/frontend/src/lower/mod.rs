@@ -84,6 +84,10 @@ struct LoopCtx {
 struct ReturnCtx {
     target: LoopId,
     slot: Option<Place>,
+    /// A deduced return type (`auto f()`, a lambda without `-> T`): the
+    /// name of the result's slot, made by the first `return` with a value
+    /// with that value's type.
+    deduce: Option<String>,
     /// The function returns a reference: its `return` names a place
     /// (see `Lowerer::returning_body`), ...
     by_ref: bool,

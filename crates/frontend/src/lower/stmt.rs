@@ -515,6 +515,38 @@ impl<'t> Lowerer<'_, 't> {
                 self.emit(StmtKind::Break(ctx.target), span);
             }
             Some(ctx) => {
+                if let (Some(v), None, Some(name)) = (value, &ctx.slot, &ctx.deduce) {
+                    // The first `return` of a deduced type: its value's.
+                    if v.kind() == "initializer_list" {
+                        return Err(self.unsupported(
+                            v,
+                            "a braced list returned from a function whose return type is deduced",
+                        ));
+                    }
+                    let val = self.value(v)?;
+                    let ty = match &val {
+                        Value::Scalar(_, t) => CType::Scalar(*t),
+                        Value::Agg(t, _) => t.clone(),
+                        Value::Void => {
+                            self.emit(StmtKind::Break(ctx.target), span);
+                            return Ok(());
+                        }
+                        other => {
+                            return Err(self.unsupported(
+                                v,
+                                format!("a deduced return type `{}`", other.ty_desc()),
+                            ))
+                        }
+                    };
+                    let slot = self.local_place(name, &ty, false, n)?;
+                    self.write(&slot, val, n)?;
+                    self.returns
+                        .last_mut()
+                        .expect("invariant: `ctx` is the innermost return context")
+                        .slot = Some(slot);
+                    self.emit(StmtKind::Break(ctx.target), span);
+                    return Ok(());
+                }
                 if let Some(v) = value {
                     match &ctx.slot {
                         // `return {};`, `return {a, b};`: the result
