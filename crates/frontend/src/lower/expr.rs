@@ -856,8 +856,6 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
-    /// The value held in fresh temporaries, so later writes to the
-    /// variables it reads do not change it.
     /// A field of the aggregate a call returns by value
     /// (`g.group_index().x`, `make_float2(a, b).y`): the call is lowered
     /// once and the field taken from its value. `None` for any other field
@@ -895,6 +893,8 @@ impl<'t> Lowerer<'_, 't> {
         }
     }
 
+    /// The value held in fresh temporaries, so later writes to the
+    /// variables it reads do not change it.
     fn materialize(&mut self, v: Value, n: Node<'t>) -> Value {
         match v {
             Value::Scalar(e, t) => Value::Scalar(self.hold(e, t, n), t),
