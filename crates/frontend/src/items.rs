@@ -603,15 +603,17 @@ impl<'t> Items<'t> {
             let Some(name) = declared_name(syn, d) else {
                 continue;
             };
+            // A variable of this declaration, in device or host memory.
+            let global = |name, ns, host, quals| GlobalItem {
+                name,
+                ns,
+                host,
+                decl: n,
+                declarator: d,
+                quals,
+            };
             if q.shared || q.constant || q.device {
-                self.define_global(GlobalItem {
-                    name,
-                    ns: self.ns.clone(),
-                    host: false,
-                    decl: n,
-                    declarator: d,
-                    quals: q,
-                });
+                self.define_global(global(name, self.ns.clone(), false, q));
             } else if q.const_ {
                 // `const int N = 64;` at file scope: usable in array sizes,
                 // with its declared type.
@@ -632,29 +634,16 @@ impl<'t> Items<'t> {
                     // constant initialiser; it is read as the read-only
                     // `__constant__` it amounts to.
                     (Some(_), Some(_)) if d.kind() == "init_declarator" => {
-                        self.define_global(GlobalItem {
-                            name,
-                            ns: self.ns.clone(),
-                            host: false,
-                            decl: n,
-                            declarator: d,
-                            quals: Quals {
-                                constant: true,
-                                ..q
-                            },
-                        })
+                        let quals = Quals {
+                            constant: true,
+                            ..q
+                        };
+                        self.define_global(global(name, self.ns.clone(), false, quals))
                     }
                     _ => {}
                 }
             } else if !q.extern_ {
-                self.define_global(GlobalItem {
-                    name,
-                    ns: self.ns.clone(),
-                    host: true,
-                    decl: n,
-                    declarator: d,
-                    quals: q,
-                });
+                self.define_global(global(name, self.ns.clone(), true, q));
             }
         }
     }
