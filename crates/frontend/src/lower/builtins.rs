@@ -503,11 +503,24 @@ impl<'t> Lowerer<'_, 't> {
                     Value::Scalar(product, u)
                 }
             }
-            "__ldg" => {
+            // Loads with a cache hint (read-only, cache at all levels or
+            // the L2 only, last use, streaming, volatile): a plain read of
+            // `*p`; the hint does not change what is read.
+            "__ldg" | "__ldca" | "__ldcg" | "__ldlu" | "__ldcs" | "__ldcv" => {
                 let p = self.value(arg(0)?)?;
                 let ptr = self.as_ptr(p, n)?;
                 let place = self.deref(ptr, n)?;
                 self.read(&place, n)?
+            }
+            // Stores with a cache hint (write-back, L2 only, streaming,
+            // write-through): a plain `*p = v`.
+            "__stwb" | "__stcg" | "__stcs" | "__stwt" => {
+                let p = self.value(arg(0)?)?;
+                let ptr = self.as_ptr(p, n)?;
+                let place = self.deref(ptr, n)?;
+                let v = self.value(arg(1)?)?;
+                self.write(&place, v, n)?;
+                Value::Void
             }
             "static_cast" | "reinterpret_cast" | "const_cast" => {
                 let t = targs

@@ -14,4 +14,9 @@
 #define M_2_SQRTPI 1.12837916709551257390
 #define M_SQRT2 1.41421356237309504880
 #define M_SQRT1_2 0.70710678118654752440
+// C99's infinities and NaN (float, as glibc has them).
+#define INFINITY (1.0f / 0.0f)
+#define NAN (0.0f / 0.0f)
+#define HUGE_VALF INFINITY
+#define HUGE_VAL (1.0 / 0.0)
 #endif
