@@ -709,9 +709,7 @@ impl<'t> Lowerer<'_, 't> {
                 return self.place(inner);
             }
         }
-        let p = self.value(arg)?;
-        let ptr = self.as_ptr(p, arg)?;
-        self.deref(ptr, arg)
+        self.pointee(arg, arg)
     }
 
     /// `frexp(x, e)`: the mantissa, with the exponent stored at `*e`.
@@ -786,18 +784,20 @@ impl<'t> Lowerer<'_, 't> {
             .map(|m| self.text(m))
             .unwrap_or("");
         let arrow = f.child_by_field_name("operator").map(|o| self.text(o)) == Some("->");
-        // Atomic objects and references are places, not values.
-        let recv_place = self.block(|s| {
-            if arrow {
-                let v = s.value(recv)?;
-                let ptr = s.as_ptr(v, recv)?;
-                s.deref(ptr, recv)
+        // The receiver as a place (`p->m()`: the object `p` points at),
+        // lowered once for the atomic and the class methods below.
+        let object = self.block(|s| {
+            if recv.kind() == "this" && arrow {
+                s.this_place(recv)
+            } else if arrow {
+                s.pointee(recv, recv)
             } else {
                 s.place(recv)
             }
         });
-        if let Ok((block, place)) = recv_place {
-            let atomic = match &place {
+        // Atomic objects and references are places, not values.
+        if let Ok((block, place)) = &object {
+            let atomic = match place {
                 Place::AtomicRef(inner, t, s) => Some(((**inner).clone(), *t, *s)),
                 Place::Mem {
                     ty: CType::Atomic(t, s),
@@ -806,23 +806,11 @@ impl<'t> Lowerer<'_, 't> {
                 _ => None,
             };
             if let Some((target, t, s)) = atomic {
-                self.out.extend(block);
+                self.out.extend(block.iter().cloned());
                 return self.atomic_method(target, t, s, method, args, n);
             }
         }
         // A method of a struct or class, inlined with its fields in scope.
-        let object = self.block(|s| {
-            if recv.kind() == "this" && arrow {
-                s.this_place(recv)
-            } else if arrow {
-                // `p->m()`: the method of the object `p` points at.
-                let v = s.value(recv)?;
-                let ptr = s.as_ptr(v, recv)?;
-                s.deref(ptr, recv)
-            } else {
-                s.place(recv)
-            }
-        });
         if let Ok((block, place)) = object {
             let owner = match &place {
                 Place::Agg(CType::Struct(s), _)
@@ -1330,9 +1318,7 @@ impl<'t> Lowerer<'_, 't> {
         if args.len() != want {
             return Err(self.unsupported(n, format!("`{name}` takes {want} arguments")));
         }
-        let pv = self.value(args[0])?;
-        let ptr = self.as_ptr(pv, args[0])?;
-        let place = self.deref(ptr, args[0])?;
+        let place = self.pointee(args[0], args[0])?;
         match op {
             Some(op) => {
                 let v = self.value(args[1])?;

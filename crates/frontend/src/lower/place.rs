@@ -48,9 +48,7 @@ impl<'t> Lowerer<'_, 't> {
                 let base = if arrow && arg.kind() == "this" {
                     self.this_place(arg)?
                 } else if arrow {
-                    let v = self.value(arg)?;
-                    let ptr = self.as_ptr(v, arg)?;
-                    self.deref(ptr, n)?
+                    self.pointee(arg, n)?
                 } else {
                     self.place(arg)?
                 };
@@ -104,9 +102,7 @@ impl<'t> Lowerer<'_, 't> {
                 if op != Some("*") {
                     return Err(self.unsupported(n, "taking the address of an address"));
                 }
-                let v = self.value(arg)?;
-                let ptr = self.as_ptr(v, arg)?;
-                self.deref(ptr, n)
+                self.pointee(arg, n)
             }
             // A call of a function returning a reference (`at(i) = x`).
             // Other calls are refused before being lowered: place() is
@@ -302,6 +298,14 @@ impl<'t> Lowerer<'_, 't> {
         let size = self.ptr_step(&ptr, n)?;
         let offset = add_offset(ptr.offset, mul_offset(k, size));
         Ok(Ptr { offset, ..ptr })
+    }
+
+    /// The object the pointer expression `ptr` points at (`*ptr`,
+    /// `ptr->f`), dereferenced at `n`.
+    pub fn pointee(&mut self, ptr: Node<'t>, n: Node<'t>) -> R<Place> {
+        let v = self.value(ptr)?;
+        let ptr = self.as_ptr(v, ptr)?;
+        self.deref(ptr, n)
     }
 
     /// The object a pointer points at. Dereferencing the null (or a never
