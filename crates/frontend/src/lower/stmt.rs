@@ -515,56 +515,56 @@ impl<'t> Lowerer<'_, 't> {
                 self.emit(StmtKind::Break(ctx.target), span);
             }
             Some(ctx) => {
-                if let (Some(v), None, Some(name)) = (value, &ctx.slot, &ctx.deduce) {
-                    // The first `return` of a deduced type: its value's.
-                    if v.kind() == "initializer_list" {
-                        return Err(self.unsupported(
-                            v,
-                            "a braced list returned from a function whose return type is deduced",
-                        ));
-                    }
-                    let val = self.value(v)?;
-                    let ty = match &val {
-                        Value::Scalar(_, t) => CType::Scalar(*t),
-                        Value::Agg(t, _) => t.clone(),
-                        Value::Void => {
-                            self.emit(StmtKind::Break(ctx.target), span);
-                            return Ok(());
-                        }
-                        other => {
-                            return Err(self.unsupported(
-                                v,
-                                format!("a deduced return type `{}`", other.ty_desc()),
-                            ))
-                        }
-                    };
-                    let slot = self.local_place(name, &ty, false, n)?;
-                    self.write(&slot, val, n)?;
-                    self.returns
-                        .last_mut()
-                        .expect("invariant: `ctx` is the innermost return context")
-                        .slot = Some(slot);
-                    self.emit(StmtKind::Break(ctx.target), span);
-                    return Ok(());
-                }
                 if let Some(v) = value {
-                    match &ctx.slot {
+                    match (&ctx.slot, &ctx.deduce) {
+                        // The first `return` of a deduced type: its value's.
+                        (None, Some(name)) => self.deduced_return(v, name, n)?,
                         // `return {};`, `return {a, b};`: the result
                         // initialised from the list.
-                        Some(slot) if v.kind() == "initializer_list" => {
+                        (Some(slot), _) if v.kind() == "initializer_list" => {
                             let ty = self.place_type(slot);
                             self.init_place(slot, &ty, v)?;
                         }
-                        Some(slot) => {
+                        (Some(slot), _) => {
                             let val = self.value(v)?;
                             self.write(slot, val, n)?;
                         }
-                        None => self.effect(v)?,
+                        (None, None) => self.effect(v)?,
                     }
                 }
                 self.emit(StmtKind::Break(ctx.target), span);
             }
         }
+        Ok(())
+    }
+
+    /// The first `return v;` of a function or lambda whose return type is
+    /// deduced: the result's slot `name`, of `v`'s type, made and written
+    /// (later returns write it as any result). A `void` value makes none.
+    fn deduced_return(&mut self, v: Node<'t>, name: &str, n: Node<'t>) -> R<()> {
+        if v.kind() == "initializer_list" {
+            return Err(self.unsupported(
+                v,
+                "a braced list returned from a function whose return type is deduced",
+            ));
+        }
+        let val = self.value(v)?;
+        let ty = match &val {
+            Value::Scalar(_, t) => CType::Scalar(*t),
+            Value::Agg(t, _) => t.clone(),
+            Value::Void => return Ok(()),
+            other => {
+                return Err(
+                    self.unsupported(v, format!("a deduced return type `{}`", other.ty_desc()))
+                )
+            }
+        };
+        let slot = self.local_place(name, &ty, false, n)?;
+        self.write(&slot, val, n)?;
+        self.returns
+            .last_mut()
+            .expect("invariant: a return statement is inside its function's return context")
+            .slot = Some(slot);
         Ok(())
     }
 
