@@ -714,17 +714,32 @@ impl<'t> Items<'t> {
             );
             return;
         }
-        let mut def = StructDef::default();
-        let mut info = ClassInfo::default();
         // The name is known inside its own body, so that a field can point
         // at the struct (`list_elem *next;`); the definition replaces this
-        // placeholder below.
+        // placeholder, which goes again when the struct is refused.
         let placeholder = !self.types.structs.contains_key(&name);
         if placeholder {
             self.types
                 .structs
                 .insert(name.clone(), StructDef::default());
         }
+        if !self.class_members(syn, n, body, name.clone()) && placeholder {
+            self.types.structs.remove(&name);
+        }
+    }
+
+    /// The fields and methods of class `name` (defined by `n`, with body
+    /// `body`), stored; `false` when the class is refused instead (its
+    /// reason in `types.rejected`) or a field cannot be read.
+    fn class_members(
+        &mut self,
+        syn: &'t Syntax,
+        n: Node<'t>,
+        body: Node<'t>,
+        name: String,
+    ) -> bool {
+        let mut def = StructDef::default();
+        let mut info = ClassInfo::default();
         // Base classes' fields come first.
         for child in named_children(n) {
             if child.kind() == "base_class_clause" {
@@ -792,9 +807,6 @@ impl<'t> Items<'t> {
                         .first()
                         .and_then(|d| declared_name(syn, *d))
                         .unwrap_or_default();
-                    if placeholder {
-                        self.types.structs.remove(&name);
-                    }
                     self.types.rejected.insert(
                         name.clone(),
                         format!(
@@ -802,7 +814,7 @@ impl<'t> Items<'t> {
                             e.message
                         ),
                     );
-                    return;
+                    return false;
                 }
             };
             if declarators.is_empty() {
@@ -829,12 +841,7 @@ impl<'t> Items<'t> {
                         }
                         def.fields.push((fname, decl.ty));
                     }
-                    Err(_) => {
-                        if placeholder {
-                            self.types.structs.remove(&name);
-                        }
-                        return;
-                    }
+                    Err(_) => return false,
                 }
             }
         }
@@ -845,14 +852,12 @@ impl<'t> Items<'t> {
             let reason = format!(
                 "class `{name}` declares a field `{dup}` that hides a base class's field of the same name (not modelled)"
             );
-            if placeholder {
-                self.types.structs.remove(&name);
-            }
             self.types.rejected.insert(name, reason);
-            return;
+            return false;
         }
         self.types.structs.insert(name.clone(), def);
         self.classes.insert(name, info);
+        true
     }
 
     /// Why a class's memory layout cannot be modelled, if it cannot: a
