@@ -205,31 +205,28 @@ pub(crate) fn distinct(
         if counter.per_block && !same_block {
             continue;
         }
-        for (b, ty2, r2) in second {
-            if a != b || ty1 != ty2 {
-                continue;
-            }
-            let bits = counter.ty.bits().min(ty1.bits());
-            let wide = |t: &Term| term::zero_extend(WIDE - 32, t.clone());
-            // The threads that update it: the block's, or the launch's.
-            let grid: &[Term] = if counter.per_block {
-                &[]
-            } else {
-                &shared.grid_dim
-            };
-            let threads = shared
-                .block_dim
-                .iter()
-                .chain(grid)
-                .map(wide)
-                .reduce(term::bvmul)
-                .expect("invariant: three block dimensions");
-            let premise = term::bvult(
-                term::bvmul(term::bv(counter.total, WIDE), threads),
-                term::bv(1u128 << bits, WIDE),
-            );
+        let bits = counter.ty.bits().min(ty1.bits());
+        let wide = |t: &Term| term::zero_extend(WIDE - 32, t.clone());
+        // The threads that update it: the block's, or the launch's.
+        let grid: &[Term] = if counter.per_block {
+            &[]
+        } else {
+            &shared.grid_dim
+        };
+        let threads = shared
+            .block_dim
+            .iter()
+            .chain(grid)
+            .map(wide)
+            .reduce(term::bvmul)
+            .expect("invariant: three block dimensions");
+        let premise = term::bvult(
+            term::bvmul(term::bv(counter.total, WIDE), threads),
+            term::bv(1u128 << bits, WIDE),
+        );
+        for (_, _, r2) in second.iter().filter(|(b, ty2, _)| b == a && ty2 == ty1) {
             facts.push(term::implies(
-                premise,
+                premise.clone(),
                 term::not(term::eq(r1.clone(), r2.clone())),
             ));
         }
