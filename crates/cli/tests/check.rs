@@ -848,6 +848,29 @@ fn conditions_on_the_way_to_a_launch_are_assumed() {
     assert_eq!(code, Some(2), "{stdout}");
 }
 
+/// A launch whose block size is a parameter of the host function around
+/// it takes the constant the file's only call passes (through a caller's
+/// own parameter, from `main`'s local), and the report says so: a 32x32
+/// block over a 32x32 tile is DRF. The same mechanism never hides a race:
+/// the twin's call passes 32 for a 16x16 tile, a provable race.
+#[test]
+fn a_block_size_fixed_by_the_callers_is_the_launch_block() {
+    let dir = "tests/kernels/constructs";
+    let (code, stdout) = check_file(&format!("{dir}/launch_caller_constant.cu"), &[]);
+    assert!(stdout.contains("kernel tileCopy: DRF"), "{stdout}");
+    assert!(stdout.contains("blockDim=(32,32,1)"), "{stdout}");
+    assert!(
+        stdout.contains("assuming width == 320 && block_size == 32 && height == 160 in launchCopy from the call at tests/kernels/constructs/launch_caller_constant.cu:29:3"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(&format!("{dir}/launch_caller_constant_racy.cu"), &[]);
+    assert!(stdout.contains("kernel tileCopy: RACY"), "{stdout}");
+    assert!(stdout.contains("blockDim=(32,32,1)"), "{stdout}");
+    assert!(stdout.contains("[provable]"), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
 /// A tiled loop `for (int a = first; a <= last; a += 256)` with barriers
 /// (matrixMul's shape) is a counting loop: with a signed `a`, `last ==
 /// INT_MAX` could only end by overflowing `a` (undefined), so the barriers

@@ -26,9 +26,11 @@ use crate::launch::{host_consts, HostConsts, Launch};
 use crate::launch_path::{path_conditions, PathCond};
 use crate::syntax::{named_children, Syntax};
 use crate::types::{common_type, promote};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use tree_sitter::Node;
 use warpsafe_ir::{BinOp, Builtin, Dim, Expr, Kernel, ParamKind, ScalarTy, UnOp};
+use warpsafe_source::Span;
 
 /// How deep translation goes through initialisers and inlined helpers.
 const MAX_DEPTH: u32 = 12;
@@ -60,6 +62,10 @@ pub struct Relations {
     pub block_parts: [Option<u64>; 3],
     /// The rest: a condition over `gridDim`, `blockDim` and parameters.
     pub cond: Option<Expr>,
+    /// The host parameters whose values from the file's calls the
+    /// relation or the parts were computed with, each stated with its
+    /// first call.
+    pub callers: Vec<(String, Span)>,
 }
 
 /// The relations `launches` (all of the kernel's launches in the file)
@@ -68,7 +74,15 @@ pub fn relations(syn: &Syntax, items: &Items, kernel: &Kernel, launches: &[&Laun
     let mut out = Relations::default();
     let per_launch: Vec<Vec<Fact>> = launches
         .iter()
-        .map(|l| launch_facts(syn, items, kernel, l))
+        .map(|l| {
+            let (facts, notes) = launch_facts(syn, items, kernel, l);
+            for n in notes {
+                if !out.callers.contains(&n) {
+                    out.callers.push(n);
+                }
+            }
+            facts
+        })
         .collect();
     if per_launch.is_empty() {
         return out;
@@ -132,12 +146,18 @@ pub fn relations(syn: &Syntax, items: &Items, kernel: &Kernel, launches: &[&Laun
 
 /// The facts one launch gives: each launch dimension and each scalar
 /// parameter expressed over the kernel's parameters, where it can be.
-fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -> Vec<Fact> {
+/// Also the notes of the fixed parameters (`callers.rs`) they read.
+fn launch_facts(
+    syn: &Syntax,
+    items: &Items,
+    kernel: &Kernel,
+    launch: &Launch,
+) -> (Vec<Fact>, Vec<(String, Span)>) {
     let Some(host) = HostFn::analyse(syn, items, launch.host) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let Some(call_args) = launch.call.child_by_field_name("arguments") else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     // The kernel's arguments (not read from a launch through the API).
     let args = if launch.kernel_args {
@@ -153,17 +173,9 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
             .map(|b| host_consts(syn, items, b))
             .unwrap_or_default(),
     };
-    let mut cx = Cx {
-        syn,
-        items,
-        consts: &consts,
-        host: &host,
-        passed: HashMap::new(),
-        locals: HashMap::new(),
-        known: HashMap::new(),
-        at: launch.call.start_byte(),
-        helper: false,
-    };
+    let mut cx = Cx::at(syn, items, &consts, &host, launch.call.start_byte());
+    let fixed = callers::fixed_params(syn, items, launch.host, 0);
+    cx.add_fixed(&host, &fixed);
     let paths = path_conditions(syn, launch.call, launch.host);
     // `if (block_size == 16)` around the launch: the host variable is 16
     // there, also where it is not passed to the kernel (`dim3
@@ -213,13 +225,16 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
             continue;
         };
         let Some(var) = host.var(name) else { continue };
-        let Some(init) = var.init.filter(|_| host.unchanged(name, var.decl, cx.at)) else {
-            continue;
-        };
-        let Some((e, ty)) = cx.tr(init, 0) else {
-            continue;
-        };
         let hty = var.scalar.expect("invariant: passed variables are scalars");
+        let value = match var.init {
+            Some(init) if host.unchanged(name, var.decl, cx.at) => cx.tr(init, 0),
+            Some(_) => None,
+            // A parameter the callers fix (`callers.rs`).
+            None => cx.fixed_at(name, cx.at).map(|v| (Expr::int(v, hty), hty)),
+        };
+        let Some((e, ty)) = value else {
+            continue;
+        };
         facts.push(Fact {
             key: Key::Param(i),
             cond: Expr::binary(
@@ -337,7 +352,20 @@ fn launch_facts(syn: &Syntax, items: &Items, kernel: &Kernel, launch: &Launch) -
             });
         }
     }
-    facts
+    // One note for all the fixed values read: they are parameters of the
+    // launching function, fixed by the same calls.
+    let mut used: Vec<(&str, i128)> = Vec::new();
+    let read = cx.used.borrow();
+    for name in read.iter() {
+        if !used.iter().any(|(n, _)| n == name) {
+            used.push((name, fixed[name].value));
+        }
+    }
+    let notes = match used.first() {
+        Some((name, _)) => vec![fixed[*name].note(&used)],
+        None => Vec::new(),
+    };
+    (facts, notes)
 }
 
 const DIMS: [Dim; 3] = [Dim::X, Dim::Y, Dim::Z];
@@ -472,6 +500,8 @@ fn convert(e: Expr, from: ScalarTy, to: ScalarTy) -> Expr {
     }
 }
 
+mod callers;
+
 /// Translation of host expressions into kernel expressions.
 struct Cx<'a, 't> {
     syn: &'t Syntax,
@@ -486,6 +516,12 @@ struct Cx<'a, 't> {
     /// Host variables a condition on the way to the launch fixes (`if (bs
     /// == 16)`): the value, and where the condition reads it.
     known: HashMap<String, (i128, usize)>,
+    /// Parameters of the launching function every call in the file passes
+    /// one constant (`callers.rs`): the value and where the parameter is
+    /// declared.
+    fixed: HashMap<String, (i128, usize)>,
+    /// The names of `fixed` a translation read, in order.
+    used: RefCell<Vec<String>>,
     /// Where the launch starts.
     at: usize,
     /// Translating an inlined helper's body: only its parameters and
@@ -515,7 +551,50 @@ impl ConstEnv for Cx<'_, '_> {
     }
 }
 
-impl<'t> Cx<'_, 't> {
+impl<'a, 't> Cx<'a, 't> {
+    /// Translation at `at` in the host function `host`, with nothing
+    /// passed, known or fixed yet.
+    fn at(
+        syn: &'t Syntax,
+        items: &'a Items<'t>,
+        consts: &'a HostConsts<'a, 't>,
+        host: &'a HostFn<'t>,
+        at: usize,
+    ) -> Self {
+        Cx {
+            syn,
+            items,
+            consts,
+            host,
+            passed: HashMap::new(),
+            locals: HashMap::new(),
+            known: HashMap::new(),
+            fixed: HashMap::new(),
+            used: RefCell::new(Vec::new()),
+            at,
+            helper: false,
+        }
+    }
+
+    /// Takes the values the callers fix for `host`'s parameters.
+    fn add_fixed(&mut self, host: &HostFn<'t>, fixed: &HashMap<String, callers::Fixed>) {
+        for (name, f) in fixed {
+            if let Some(var) = host.var(name) {
+                self.fixed.insert(name.clone(), (f.value, var.decl));
+            }
+        }
+    }
+
+    /// The value the callers fix for parameter `name`, when it still
+    /// holds it at `read`; the read is recorded in `used`.
+    fn fixed_at(&self, name: &str, read: usize) -> Option<i128> {
+        let (value, decl) = *self.fixed.get(name)?;
+        self.host.unchanged(name, decl, read).then(|| {
+            self.used.borrow_mut().push(name.to_string());
+            value
+        })
+    }
+
     /// The initialiser (if any) of the `dim3` local that `n` reads, when
     /// it holds its initial value there.
     fn dim3_at(&self, n: Node<'t>) -> Option<Option<Node<'t>>> {
@@ -624,6 +703,9 @@ impl<'t> Cx<'_, 't> {
                     if self.host.unchanged(name, read.min(*at), read.max(*at)) {
                         return Some((Expr::int(*value, vty), vty));
                     }
+                }
+                if let Some(value) = self.fixed_at(name, read) {
+                    return Some((Expr::int(vty.wrap(value), vty), vty));
                 }
                 if !self.host.unchanged(name, var.decl, read) {
                     return None;
@@ -845,6 +927,8 @@ impl<'t> Cx<'_, 't> {
             host: self.host,
             passed: HashMap::new(),
             known: HashMap::new(),
+            fixed: HashMap::new(),
+            used: RefCell::new(Vec::new()),
             locals,
             at: self.at,
             helper: true,

@@ -389,6 +389,9 @@ fn apply_relations(
             Some(span),
         ));
     }
+    for (text, call) in &rel.callers {
+        launch.notes.push((format!("assuming {text}"), Some(*call)));
+    }
     if let Some(cond) = rel.cond {
         let text = warpsafe_ir::print_expr(kernel, &cond);
         let launch = &mut kernel.launch;
