@@ -871,6 +871,30 @@ fn a_block_size_fixed_by_the_callers_is_the_launch_block() {
     assert_eq!(code, Some(1), "{stdout}");
 }
 
+/// `assert(oddPart(log2L, n) == 1)` through a helper that strips trailing
+/// zero bits says that `n` is a power of two, which a scan's
+/// `pos = 2 * t - (t & (size - 1))` needs: DRF, with the helper's closed form in the
+/// relation. A helper that halves twice per iteration is not read, and
+/// the race for sizes that are not powers of two stays (possible).
+#[test]
+fn a_power_of_two_checked_by_a_host_helper_is_assumed() {
+    let dir = "tests/kernels/constructs";
+    let (code, stdout) = check_file(&format!("{dir}/launch_power_of_two.cu"), &[]);
+    assert!(stdout.contains("kernel scanPairs: DRF"), "{stdout}");
+    assert!(
+        stdout.contains("assuming (size == 0u ? 0u : size / (size & 0u - size)) == 1u && (size >= 2u && size <= 256u)"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(&format!("{dir}/launch_power_of_two_racy.cu"), &[]);
+    assert!(stdout.contains("kernel scanPairs: RACY"), "{stdout}");
+    assert!(
+        stdout.contains("assuming size >= 2u && size <= 256u from"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+}
+
 /// A tiled loop `for (int a = first; a <= last; a += 256)` with barriers
 /// (matrixMul's shape) is a counting loop: with a signed `a`, `last ==
 /// INT_MAX` could only end by overflowing `a` (undefined), so the barriers

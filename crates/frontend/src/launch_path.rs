@@ -88,7 +88,7 @@ pub(crate) fn path_conditions<'t>(
 }
 
 /// The expression an `if`'s condition tests (`None` for a declaration).
-fn condition(if_: Node) -> Option<Node> {
+pub(crate) fn condition(if_: Node) -> Option<Node> {
     let clause = if_.child_by_field_name("condition")?;
     if clause.kind() != "condition_clause" {
         return Some(clause);

@@ -262,14 +262,26 @@ fn launch_facts(
             }
         }
     }
+    let variable = |cond: &Expr| {
+        let mut variable = false;
+        cond.walk(&mut |e| variable |= matches!(e, Expr::Var(_) | Expr::Builtin(_)));
+        variable
+    };
     for p in paths {
-        if let Some(cond) = cx.path_fact(p) {
-            // A condition over constants says nothing (`16 == 16` once
-            // `if (bs == 16)` fixed `bs`); a false one is dropped too,
-            // rather than make every launch impossible.
-            let mut variable = false;
-            cond.walk(&mut |e| variable |= matches!(e, Expr::Var(_) | Expr::Builtin(_)));
-            if variable && !facts.iter().any(|f: &Fact| f.cond == cond) {
+        let mut fact = cx.path_fact(p);
+        if !fact.as_ref().is_some_and(variable) {
+            // The condition that fixed a variable reads as a constant
+            // (`16 == 16` once `if (bs == 16)` fixed `bs`); what it says
+            // about the variable's own value (`rem == 1` with `rem =
+            // g(n)`: `g(n) == 1`) is read without the fixed values.
+            let known = std::mem::take(&mut cx.known);
+            fact = cx.path_fact(p);
+            cx.known = known;
+        }
+        if let Some(cond) = fact {
+            // A condition over constants says nothing; a false one is
+            // dropped too, rather than make every launch impossible.
+            if variable(&cond) && !facts.iter().any(|f: &Fact| f.cond == cond) {
                 facts.push(Fact {
                     key: Key::Path,
                     cond,
@@ -501,6 +513,7 @@ fn convert(e: Expr, from: ScalarTy, to: ScalarTy) -> Expr {
 }
 
 mod callers;
+mod odd_part;
 
 /// Translation of host expressions into kernel expressions.
 struct Cx<'a, 't> {
@@ -890,6 +903,23 @@ impl<'a, 't> Cx<'a, 't> {
             return None;
         }
         let ret = scalar_of_type(syn, self.items, def.def.child_by_field_name("type")?)?;
+        if let Some(op) = odd_part::recognise(syn, self.items, def.def) {
+            let args = named_children(call.child_by_field_name("arguments")?);
+            let (e, ty) = self.tr(*args.get(op.param)?, depth + 1)?;
+            let l = convert(e, ty, op.ty);
+            let bin = |o, a, b| Expr::binary(o, op.ty, a, b);
+            let lowest = bin(
+                BinOp::BitAnd,
+                l.clone(),
+                bin(BinOp::Sub, Expr::int(0, op.ty), l.clone()),
+            );
+            let odd = Expr::Select(
+                Box::new(bin(BinOp::Eq, l.clone(), Expr::int(0, op.ty))),
+                Box::new(Expr::int(op.ty.wrap(op.zero), op.ty)),
+                Box::new(bin(BinOp::Div, l, lowest)),
+            );
+            return ret.is_integer().then(|| (convert(odd, op.ty, ret), ret));
+        }
         let statements = named_children(def.def.child_by_field_name("body")?);
         let [stmt] = statements.as_slice() else {
             return None;

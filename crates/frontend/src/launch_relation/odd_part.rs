@@ -1,0 +1,338 @@
+//! The closed form of host helpers that strip trailing zero bits (issue 9):
+//! cuda-samples' scan and sorting networks check that a length is a power
+//! of two with `assert(factorRadix2(log2L, L) == 1)`, where
+//!
+//! ```c
+//! static uint factorRadix2(uint &log2L, uint L) {
+//!     if (!L) { log2L = 0; return 0; }
+//!     else { for (log2L = 0; (L & 1) == 0; L >>= 1, log2L++); return L; }
+//! }
+//! ```
+//!
+//! returns the odd part of `L`: `L / (L & -L)`, `L` divided by its lowest
+//! set bit. The launch relation reads such a call as `L == 0 ? c : L / (L
+//! & (0 - L))`, with `c` the value an `if (!L) return c;` guard returns
+//! (without a guard the loop never ends for `L == 0`, so no launch after
+//! the call sees that case, and 0 stands for it).
+//!
+//! **Invariant:** a helper is read this way only when its value is
+//! surely that: `L` is a by-value unsigned parameter; the statements
+//! before the loop neither mention `L` nor return or jump (other than the
+//! guard); the loop tests `L`'s low bit for zero and halves `L` once per
+//! iteration, and nothing else in it mentions `L` or leaves it; and the
+//! function ends with `return L;`.
+
+use super::strip_parens;
+use crate::host_writes::scalar_of_type;
+use crate::items::Items;
+use crate::launch_path::condition;
+use crate::syntax::{named_children, Syntax};
+use tree_sitter::Node;
+use warpsafe_ir::ScalarTy;
+
+/// A recognised helper: which parameter is stripped, its type, and the
+/// value for a zero argument.
+pub(super) struct OddPart {
+    pub(super) param: usize,
+    pub(super) ty: ScalarTy,
+    pub(super) zero: i128,
+}
+
+/// `def` (a `function_definition`) as an odd-part helper, if it is one.
+pub(super) fn recognise(syn: &Syntax, items: &Items, def: Node) -> Option<OddPart> {
+    let mut d = def.child_by_field_name("declarator")?;
+    while d.kind() != "function_declarator" {
+        d = d.child_by_field_name("declarator")?;
+    }
+    let params = named_children(d.child_by_field_name("parameters")?);
+    let stmts = named_children(def.child_by_field_name("body")?);
+    let (name, zero) = match stmts.as_slice() {
+        // `if (!L) { ...; return c; } else { ...; loop; return L; }`
+        [if_] if if_.kind() == "if_statement" => {
+            let alt = if_.child_by_field_name("alternative")?;
+            let body = *named_children(alt).last()?;
+            let inner = if body.kind() == "compound_statement" {
+                named_children(body)
+            } else {
+                vec![body]
+            };
+            let (name, None) = stripped(syn, &inner)? else {
+                return None;
+            };
+            (name, Some(zero_guard(syn, *if_, name)?))
+        }
+        _ => stripped(syn, &stmts)?,
+    };
+    let param = params.iter().position(|p| {
+        p.kind() == "parameter_declaration"
+            && p.child_by_field_name("declarator")
+                .is_some_and(|d| d.kind() == "identifier" && syn.text(d) == name)
+    })?;
+    let ty = scalar_of_type(syn, items, params[param].child_by_field_name("type")?)?;
+    (ty.is_integer() && !ty.is_signed()).then_some(OddPart {
+        param,
+        ty,
+        zero: zero.unwrap_or(0),
+    })
+}
+
+/// `...; loop; return L;` with an optional zero guard among the first
+/// statements: `L`'s name and the guard's value.
+fn stripped<'t>(syn: &'t Syntax, stmts: &[Node<'t>]) -> Option<(&'t str, Option<i128>)> {
+    let [before @ .., lp, ret] = stmts else {
+        return None;
+    };
+    let value = *named_children(*ret)
+        .first()
+        .filter(|_| ret.kind() == "return_statement")?;
+    let value = strip_parens(value);
+    if value.kind() != "identifier" {
+        return None;
+    }
+    let name = syn.text(value);
+    if !strips(syn, *lp, name) {
+        return None;
+    }
+    let mut zero = None;
+    for s in before {
+        if zero.is_none() && s.kind() == "if_statement" {
+            if let Some(c) = zero_guard(syn, *s, name) {
+                if s.child_by_field_name("alternative").is_none() {
+                    zero = Some(c);
+                    continue;
+                }
+            }
+        }
+        if mentions(syn, *s, name) || leaves(*s) {
+            return None;
+        }
+    }
+    Some((name, zero))
+}
+
+/// `if (!L) { ...; return c; }` (also `L == 0`, `0 == L`): `c`.
+fn zero_guard(syn: &Syntax, if_: Node, name: &str) -> Option<i128> {
+    let cond = strip_parens(condition(if_)?);
+    let is_name = |n: Node| {
+        let n = strip_parens(n);
+        n.kind() == "identifier" && syn.text(n) == name
+    };
+    let zero_test = match cond.kind() {
+        "unary_expression" => {
+            syn.text(cond.child_by_field_name("operator")?) == "!"
+                && is_name(cond.child_by_field_name("argument")?)
+        }
+        "binary_expression" => {
+            let (l, r) = (
+                cond.child_by_field_name("left")?,
+                cond.child_by_field_name("right")?,
+            );
+            syn.text(cond.child_by_field_name("operator")?) == "=="
+                && ((is_name(l) && is_zero(syn, r)) || (is_zero(syn, l) && is_name(r)))
+        }
+        _ => false,
+    };
+    if !zero_test {
+        return None;
+    }
+    let then = if_.child_by_field_name("consequence")?;
+    let stmts = if then.kind() == "compound_statement" {
+        named_children(then)
+    } else {
+        vec![then]
+    };
+    let [before @ .., ret] = stmts.as_slice() else {
+        return None;
+    };
+    if ret.kind() != "return_statement"
+        || before.iter().any(|s| mentions(syn, *s, name) || leaves(*s))
+    {
+        return None;
+    }
+    let value = strip_parens(*named_children(*ret).first()?);
+    (value.kind() == "number_literal")
+        .then(|| crate::consteval::int_literal(syn.text(value)))
+        .flatten()
+}
+
+/// A loop that runs while `L`'s low bit is zero and halves `L` once per
+/// iteration, with nothing else in it mentioning `L` or leaving it.
+fn strips(syn: &Syntax, lp: Node, name: &str) -> bool {
+    let Some(cond) = lp.child_by_field_name("condition") else {
+        return false;
+    };
+    let cond = match lp.kind() {
+        "for_statement" => Some(cond),
+        "while_statement" => condition_of_while(cond),
+        _ => None,
+    };
+    if !cond.is_some_and(|c| low_bit_zero(syn, c, name)) {
+        return false;
+    }
+    let Some(body) = lp.child_by_field_name("body") else {
+        return false;
+    };
+    // The halvings: the `for`'s update parts and the body's statements.
+    let mut parts: Vec<Node> = Vec::new();
+    if lp.kind() == "for_statement" {
+        if let Some(init) = lp.child_by_field_name("initializer") {
+            if mentions(syn, init, name) {
+                return false;
+            }
+        }
+        let mut stack: Vec<Node> = lp
+            .children_by_field_name("update", &mut lp.walk())
+            .collect();
+        while let Some(u) = stack.pop() {
+            if u.kind() == "comma_expression" {
+                stack.extend(named_children(u));
+            } else {
+                parts.push(u);
+            }
+        }
+    }
+    let body_stmts = if body.kind() == "compound_statement" {
+        named_children(body)
+    } else {
+        vec![body]
+    };
+    for s in &body_stmts {
+        if s.kind() == "expression_statement" {
+            parts.extend(named_children(*s));
+        } else if mentions(syn, *s, name) || leaves(*s) {
+            return false;
+        }
+    }
+    let halvings = parts.iter().filter(|p| halves(syn, **p, name)).count();
+    halvings == 1
+        && parts
+            .iter()
+            .all(|p| halves(syn, *p, name) || !(mentions(syn, *p, name) || leaves(*p)))
+}
+
+/// The expression a `while`'s condition clause tests.
+fn condition_of_while(c: Node) -> Option<Node> {
+    if c.kind() != "condition_clause" {
+        return Some(c);
+    }
+    let value = c.child_by_field_name("value")?;
+    (named_children(c).len() == 1 && value.kind() != "declaration").then_some(value)
+}
+
+/// `(L & 1) == 0`, `0 == (L & 1)`, `!(L & 1)`, `L % 2 == 0`.
+fn low_bit_zero(syn: &Syntax, c: Node, name: &str) -> bool {
+    let c = strip_parens(c);
+    let low_bit = |n: Node| {
+        let n = strip_parens(n);
+        if n.kind() != "binary_expression" {
+            return false;
+        }
+        let (Some(op), Some(l), Some(r)) = (
+            n.child_by_field_name("operator"),
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            return false;
+        };
+        let is_name = |x: Node| {
+            let x = strip_parens(x);
+            x.kind() == "identifier" && syn.text(x) == name
+        };
+        let is = |x: Node, v: i128| literal(syn, x) == Some(v);
+        match syn.text(op) {
+            "&" => (is_name(l) && is(r, 1)) || (is(l, 1) && is_name(r)),
+            "%" => is_name(l) && is(r, 2),
+            _ => false,
+        }
+    };
+    match c.kind() {
+        "unary_expression" => {
+            c.child_by_field_name("operator")
+                .is_some_and(|o| syn.text(o) == "!")
+                && c.child_by_field_name("argument").is_some_and(low_bit)
+        }
+        "binary_expression" => {
+            let (Some(op), Some(l), Some(r)) = (
+                c.child_by_field_name("operator"),
+                c.child_by_field_name("left"),
+                c.child_by_field_name("right"),
+            ) else {
+                return false;
+            };
+            syn.text(op) == "=="
+                && ((low_bit(l) && is_zero(syn, r)) || (is_zero(syn, l) && low_bit(r)))
+        }
+        _ => false,
+    }
+}
+
+/// `L >>= 1`, `L /= 2`, `L = L >> 1`, `L = L / 2`.
+fn halves(syn: &Syntax, n: Node, name: &str) -> bool {
+    let n = strip_parens(n);
+    if n.kind() != "assignment_expression" {
+        return false;
+    }
+    let (Some(op), Some(l), Some(r)) = (
+        n.child_by_field_name("operator"),
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return false;
+    };
+    let is_name = |x: Node| {
+        let x = strip_parens(x);
+        x.kind() == "identifier" && syn.text(x) == name
+    };
+    if !is_name(l) {
+        return false;
+    }
+    match syn.text(op) {
+        ">>=" => literal(syn, r) == Some(1),
+        "/=" => literal(syn, r) == Some(2),
+        "=" => {
+            let r = strip_parens(r);
+            r.kind() == "binary_expression"
+                && r.child_by_field_name("left").is_some_and(is_name)
+                && match r.child_by_field_name("operator").map(|o| syn.text(o)) {
+                    Some(">>") => {
+                        r.child_by_field_name("right").and_then(|x| literal(syn, x)) == Some(1)
+                    }
+                    Some("/") => {
+                        r.child_by_field_name("right").and_then(|x| literal(syn, x)) == Some(2)
+                    }
+                    _ => false,
+                }
+        }
+        _ => false,
+    }
+}
+
+fn literal(syn: &Syntax, n: Node) -> Option<i128> {
+    let n = strip_parens(n);
+    (n.kind() == "number_literal")
+        .then(|| crate::consteval::int_literal(syn.text(n)))
+        .flatten()
+}
+
+fn is_zero(syn: &Syntax, n: Node) -> bool {
+    literal(syn, n) == Some(0)
+}
+
+/// Whether `n` names `name` anywhere.
+fn mentions(syn: &Syntax, n: Node, name: &str) -> bool {
+    if n.kind() == "identifier" && syn.text(n) == name {
+        return true;
+    }
+    named_children(n)
+        .into_iter()
+        .any(|c| mentions(syn, c, name))
+}
+
+/// Whether `n` may leave the statements it is in other than by falling
+/// through: `return`, `break`, `goto`, `throw`.
+fn leaves(n: Node) -> bool {
+    matches!(
+        n.kind(),
+        "return_statement" | "break_statement" | "goto_statement" | "throw_statement"
+    ) || named_children(n).into_iter().any(leaves)
+}
