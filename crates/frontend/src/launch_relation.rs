@@ -818,6 +818,9 @@ impl<'a, 't> Cx<'a, 't> {
             _ => common_type(aty, bty),
         };
         let e = Expr::binary(op, ty, convert(a, aty, ty), convert(b, bty, ty));
+        // `factorRadix2(log2L, n) == 1` as a power-of-two test, which the
+        // solvers decide without a division.
+        let e = odd_part::power_of_two_test(&e).unwrap_or(e);
         Some((
             e,
             if op.is_comparison() {
@@ -906,18 +909,7 @@ impl<'a, 't> Cx<'a, 't> {
         if let Some(op) = odd_part::recognise(syn, self.items, def.def) {
             let args = named_children(call.child_by_field_name("arguments")?);
             let (e, ty) = self.tr(*args.get(op.param)?, depth + 1)?;
-            let l = convert(e, ty, op.ty);
-            let bin = |o, a, b| Expr::binary(o, op.ty, a, b);
-            let lowest = bin(
-                BinOp::BitAnd,
-                l.clone(),
-                bin(BinOp::Sub, Expr::int(0, op.ty), l.clone()),
-            );
-            let odd = Expr::Select(
-                Box::new(bin(BinOp::Eq, l.clone(), Expr::int(0, op.ty))),
-                Box::new(Expr::int(op.ty.wrap(op.zero), op.ty)),
-                Box::new(bin(BinOp::Div, l, lowest)),
-            );
+            let odd = odd_part::closed_form(convert(e, ty, op.ty), op.ty, op.zero);
             return ret.is_integer().then(|| (convert(odd, op.ty, ret), ret));
         }
         let statements = named_children(def.def.child_by_field_name("body")?);

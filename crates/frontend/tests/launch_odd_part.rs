@@ -24,7 +24,8 @@ fn relation(helper: &str, host: &str) -> Option<String> {
         .map(|r| warpsafe_ir::print_expr(k, r))
 }
 
-const ODD: &str = "(size == 0u ? 0u : size / (size & 0u - size)) == 1u";
+/// `odd(size) == 1` read as the power-of-two test it is.
+const ODD: &str = "size != 0u && (size & size - 1u) == 0u";
 
 #[test]
 fn a_helper_that_strips_trailing_zeros_is_the_odd_part() {

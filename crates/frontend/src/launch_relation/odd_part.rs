@@ -28,7 +28,7 @@ use crate::items::Items;
 use crate::launch_path::condition;
 use crate::syntax::{named_children, Syntax};
 use tree_sitter::Node;
-use warpsafe_ir::ScalarTy;
+use warpsafe_ir::{BinOp, Const, Expr, ScalarTy};
 
 /// A recognised helper: which parameter is stripped, its type, and the
 /// value for a zero argument.
@@ -36,6 +36,71 @@ pub(super) struct OddPart {
     pub(super) param: usize,
     pub(super) ty: ScalarTy,
     pub(super) zero: i128,
+}
+
+/// The helper's value for argument `l` of type `ty`: `l == 0 ? zero : l /
+/// (l & (0 - l))`.
+pub(super) fn closed_form(l: Expr, ty: ScalarTy, zero: i128) -> Expr {
+    let bin = |o, a, b| Expr::binary(o, ty, a, b);
+    let lowest = bin(
+        BinOp::BitAnd,
+        l.clone(),
+        bin(BinOp::Sub, Expr::int(0, ty), l.clone()),
+    );
+    Expr::Select(
+        Box::new(bin(BinOp::Eq, l.clone(), Expr::int(0, ty))),
+        Box::new(Expr::int(ty.wrap(zero), ty)),
+        Box::new(bin(BinOp::Div, l, lowest)),
+    )
+}
+
+/// `closed_form(l) == 1` (or `!=`, either side) as `l != 0 && (l & (l -
+/// 1)) == 0` (negated for `!=`): the odd part of `l` is 1 exactly when
+/// `l` is a power of two, and 0 stands for zero unless the guard returns
+/// 1. The same truth value for every `l`, without a division.
+pub(super) fn power_of_two_test(e: &Expr) -> Option<Expr> {
+    let Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), _, a, b) = e else {
+        return None;
+    };
+    let (form, one) = if b.as_const_int() == Some(1) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    if one.as_const_int() != Some(1) {
+        return None;
+    }
+    let Expr::Select(c, zero, _) = &**form else {
+        return None;
+    };
+    let (Expr::Binary(BinOp::Eq, ty, l, z), Expr::Const(Const::Int(zv), _)) = (&**c, &**zero)
+    else {
+        return None;
+    };
+    if z.as_const_int() != Some(0) || *zv == 1 || **form != closed_form((**l).clone(), *ty, *zv) {
+        return None;
+    }
+    let (ty, l) = (*ty, (**l).clone());
+    let bin = |o, a, b| Expr::binary(o, ty, a, b);
+    let test = Expr::binary(
+        BinOp::And,
+        ScalarTy::Bool,
+        bin(BinOp::Ne, l.clone(), Expr::int(0, ty)),
+        bin(
+            BinOp::Eq,
+            bin(
+                BinOp::BitAnd,
+                l.clone(),
+                bin(BinOp::Sub, l, Expr::int(1, ty)),
+            ),
+            Expr::int(0, ty),
+        ),
+    );
+    Some(if *op == BinOp::Eq {
+        test
+    } else {
+        Expr::negate(test)
+    })
 }
 
 /// `def` (a `function_definition`) as an odd-part helper, if it is one.
