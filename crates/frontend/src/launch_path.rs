@@ -89,7 +89,12 @@ pub(crate) fn path_conditions<'t>(
 
 /// The expression an `if`'s condition tests (`None` for a declaration).
 pub(crate) fn condition(if_: Node) -> Option<Node> {
-    let clause = if_.child_by_field_name("condition")?;
+    clause_value(if_.child_by_field_name("condition")?)
+}
+
+/// The expression a condition clause (`(c)` of `if`, `while`, `switch`)
+/// tests (`None` for a declaration).
+pub(crate) fn clause_value(clause: Node) -> Option<Node> {
     if clause.kind() != "condition_clause" {
         return Some(clause);
     }

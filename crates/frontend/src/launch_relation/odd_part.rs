@@ -178,22 +178,14 @@ fn stripped<'t>(syn: &'t Syntax, stmts: &[Node<'t>]) -> Option<(&'t str, Option<
 /// `if (!L) { ...; return c; }` (also `L == 0`, `0 == L`): `c`.
 fn zero_guard(syn: &Syntax, if_: Node, name: &str) -> Option<i128> {
     let cond = strip_parens(condition(if_)?);
-    let is_name = |n: Node| {
-        let n = strip_parens(n);
-        n.kind() == "identifier" && syn.text(n) == name
-    };
-    let zero_test = match cond.kind() {
-        "unary_expression" => {
+    let is_name = |n: Node| is_named(syn, n, name);
+    let zero_test = match (cond.kind(), operands(syn, cond)) {
+        ("unary_expression", _) => {
             syn.text(cond.child_by_field_name("operator")?) == "!"
                 && is_name(cond.child_by_field_name("argument")?)
         }
-        "binary_expression" => {
-            let (l, r) = (
-                cond.child_by_field_name("left")?,
-                cond.child_by_field_name("right")?,
-            );
-            syn.text(cond.child_by_field_name("operator")?) == "=="
-                && ((is_name(l) && is_zero(syn, r)) || (is_zero(syn, l) && is_name(r)))
+        (_, Some(("==", l, r))) => {
+            (is_name(l) && is_zero(syn, r)) || (is_zero(syn, l) && is_name(r))
         }
         _ => false,
     };
@@ -228,7 +220,7 @@ fn strips(syn: &Syntax, lp: Node, name: &str) -> bool {
     };
     let cond = match lp.kind() {
         "for_statement" => Some(cond),
-        "while_statement" => condition_of_while(cond),
+        "while_statement" => crate::launch_path::clause_value(cond),
         _ => None,
     };
     if !cond.is_some_and(|c| low_bit_zero(syn, c, name)) {
@@ -275,101 +267,66 @@ fn strips(syn: &Syntax, lp: Node, name: &str) -> bool {
             .all(|p| halves(syn, *p, name) || !(mentions(syn, *p, name) || leaves(*p)))
 }
 
-/// The expression a `while`'s condition clause tests.
-fn condition_of_while(c: Node) -> Option<Node> {
-    if c.kind() != "condition_clause" {
-        return Some(c);
-    }
-    let value = c.child_by_field_name("value")?;
-    (named_children(c).len() == 1 && value.kind() != "declaration").then_some(value)
-}
-
 /// `(L & 1) == 0`, `0 == (L & 1)`, `!(L & 1)`, `L % 2 == 0`.
 fn low_bit_zero(syn: &Syntax, c: Node, name: &str) -> bool {
     let c = strip_parens(c);
-    let low_bit = |n: Node| {
-        let n = strip_parens(n);
-        if n.kind() != "binary_expression" {
-            return false;
+    let low_bit = |n: Node| match operands(syn, n) {
+        Some(("&", l, r)) => {
+            (is_named(syn, l, name) && literal(syn, r) == Some(1))
+                || (literal(syn, l) == Some(1) && is_named(syn, r, name))
         }
-        let (Some(op), Some(l), Some(r)) = (
-            n.child_by_field_name("operator"),
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        ) else {
-            return false;
-        };
-        let is_name = |x: Node| {
-            let x = strip_parens(x);
-            x.kind() == "identifier" && syn.text(x) == name
-        };
-        let is = |x: Node, v: i128| literal(syn, x) == Some(v);
-        match syn.text(op) {
-            "&" => (is_name(l) && is(r, 1)) || (is(l, 1) && is_name(r)),
-            "%" => is_name(l) && is(r, 2),
-            _ => false,
-        }
+        Some(("%", l, r)) => is_named(syn, l, name) && literal(syn, r) == Some(2),
+        _ => false,
     };
-    match c.kind() {
-        "unary_expression" => {
-            c.child_by_field_name("operator")
-                .is_some_and(|o| syn.text(o) == "!")
-                && c.child_by_field_name("argument").is_some_and(low_bit)
-        }
-        "binary_expression" => {
-            let (Some(op), Some(l), Some(r)) = (
-                c.child_by_field_name("operator"),
-                c.child_by_field_name("left"),
-                c.child_by_field_name("right"),
-            ) else {
-                return false;
-            };
-            syn.text(op) == "=="
-                && ((low_bit(l) && is_zero(syn, r)) || (is_zero(syn, l) && low_bit(r)))
-        }
+    if c.kind() == "unary_expression" {
+        return c
+            .child_by_field_name("operator")
+            .is_some_and(|o| syn.text(o) == "!")
+            && c.child_by_field_name("argument").is_some_and(low_bit);
+    }
+    match operands(syn, c) {
+        Some(("==", l, r)) => (low_bit(l) && is_zero(syn, r)) || (is_zero(syn, l) && low_bit(r)),
         _ => false,
     }
 }
 
 /// `L >>= 1`, `L /= 2`, `L = L >> 1`, `L = L / 2`.
 fn halves(syn: &Syntax, n: Node, name: &str) -> bool {
-    let n = strip_parens(n);
-    if n.kind() != "assignment_expression" {
+    if strip_parens(n).kind() != "assignment_expression" {
         return false;
     }
-    let (Some(op), Some(l), Some(r)) = (
-        n.child_by_field_name("operator"),
-        n.child_by_field_name("left"),
-        n.child_by_field_name("right"),
-    ) else {
+    let Some((op, _, r)) = operands(syn, n).filter(|(_, l, _)| is_named(syn, *l, name)) else {
         return false;
     };
-    let is_name = |x: Node| {
-        let x = strip_parens(x);
-        x.kind() == "identifier" && syn.text(x) == name
-    };
-    if !is_name(l) {
-        return false;
-    }
-    match syn.text(op) {
+    match op {
         ">>=" => literal(syn, r) == Some(1),
         "/=" => literal(syn, r) == Some(2),
-        "=" => {
-            let r = strip_parens(r);
-            r.kind() == "binary_expression"
-                && r.child_by_field_name("left").is_some_and(is_name)
-                && match r.child_by_field_name("operator").map(|o| syn.text(o)) {
-                    Some(">>") => {
-                        r.child_by_field_name("right").and_then(|x| literal(syn, x)) == Some(1)
-                    }
-                    Some("/") => {
-                        r.child_by_field_name("right").and_then(|x| literal(syn, x)) == Some(2)
-                    }
-                    _ => false,
-                }
-        }
+        "=" => match operands(syn, r) {
+            Some((">>", x, k)) => is_named(syn, x, name) && literal(syn, k) == Some(1),
+            Some(("/", x, k)) => is_named(syn, x, name) && literal(syn, k) == Some(2),
+            _ => false,
+        },
         _ => false,
     }
+}
+
+/// A binary expression's operator, left and right operands.
+fn operands<'t>(syn: &'t Syntax, n: Node<'t>) -> Option<(&'t str, Node<'t>, Node<'t>)> {
+    let n = strip_parens(n);
+    if !matches!(n.kind(), "binary_expression" | "assignment_expression") {
+        return None;
+    }
+    Some((
+        syn.text(n.child_by_field_name("operator")?),
+        n.child_by_field_name("left")?,
+        n.child_by_field_name("right")?,
+    ))
+}
+
+/// Whether `n` is (a parenthesised) `name`.
+fn is_named(syn: &Syntax, n: Node, name: &str) -> bool {
+    let n = strip_parens(n);
+    n.kind() == "identifier" && syn.text(n) == name
 }
 
 fn literal(syn: &Syntax, n: Node) -> Option<i128> {
