@@ -920,11 +920,7 @@ impl<'a, 't> Cx<'a, 't> {
             return None;
         }
         let value = *named_children(*stmt).first()?;
-        let mut declarator = def.def.child_by_field_name("declarator")?;
-        while declarator.kind() != "function_declarator" {
-            declarator = declarator.child_by_field_name("declarator")?;
-        }
-        let params = named_children(declarator.child_by_field_name("parameters")?);
+        let params = parameters(def.def)?;
         let args = named_children(call.child_by_field_name("arguments")?);
         if params.len() != args.len() {
             return None;
@@ -958,6 +954,23 @@ impl<'a, 't> Cx<'a, 't> {
         let (e, ty) = inner.tr(value, depth + 1)?;
         ret.is_integer().then(|| (convert(e, ty, ret), ret))
     }
+}
+
+/// A function definition's `function_declarator` (through pointer and
+/// reference declarators of its return type).
+fn function_declarator(def: Node) -> Option<Node> {
+    let mut d = def.child_by_field_name("declarator")?;
+    while d.kind() != "function_declarator" {
+        d = d.child_by_field_name("declarator")?;
+    }
+    Some(d)
+}
+
+/// A function definition's parameter declarations.
+fn parameters(def: Node) -> Option<Vec<Node>> {
+    Some(named_children(
+        function_declarator(def)?.child_by_field_name("parameters")?,
+    ))
 }
 
 fn strip_parens(mut n: Node) -> Node {

@@ -84,7 +84,7 @@ pub(super) fn fixed_params<'t>(
         return out;
     }
     // Each caller's analysis, built once.
-    let mut callers: Vec<(Node<'t>, Option<Caller<'t>>)> = Vec::new();
+    let mut callers: Vec<(Node<'t>, Option<Caller<'_, 't>>)> = Vec::new();
     for (i, p) in params.iter().enumerate() {
         let Some(pname) = plain_integer_param(syn, items, *p) else {
             continue;
@@ -125,10 +125,7 @@ pub(super) fn fixed_params<'t>(
 
 /// A free function's plain name and its parameter declarations.
 fn signature<'t>(syn: &'t Syntax, def: Node<'t>) -> Option<(&'t str, Vec<Node<'t>>)> {
-    let mut d = def.child_by_field_name("declarator")?;
-    while d.kind() != "function_declarator" {
-        d = d.child_by_field_name("declarator")?;
-    }
+    let d = super::function_declarator(def)?;
     let name = d.child_by_field_name("declarator")?;
     if name.kind() != "identifier" {
         return None;
@@ -189,20 +186,23 @@ fn plain_integer_param<'t>(syn: &'t Syntax, items: &Items, p: Node<'t>) -> Optio
 }
 
 /// What a calling function's translation needs.
-struct Caller<'t> {
+struct Caller<'a, 't> {
     host: HostFn<'t>,
-    consts: HashMap<String, i128>,
+    consts: HostConsts<'a, 't>,
     fixed: HashMap<String, Fixed>,
 }
 
-impl<'t> Caller<'t> {
-    fn analyse(syn: &'t Syntax, items: &Items<'t>, def: Node<'t>, depth: u32) -> Option<Self> {
+impl<'a, 't> Caller<'a, 't> {
+    fn analyse(syn: &'t Syntax, items: &'a Items<'t>, def: Node<'t>, depth: u32) -> Option<Self> {
         Some(Caller {
             host: HostFn::analyse(syn, items, def)?,
-            consts: def
-                .child_by_field_name("body")
-                .map(|b| host_consts(syn, items, b))
-                .unwrap_or_default(),
+            consts: HostConsts {
+                items,
+                locals: def
+                    .child_by_field_name("body")
+                    .map(|b| host_consts(syn, items, b))
+                    .unwrap_or_default(),
+            },
             fixed: fixed_params(syn, items, def, depth + 1),
         })
     }
@@ -219,11 +219,7 @@ impl<'t> Caller<'t> {
     ) -> Option<i128> {
         let arg = *named_children(call.child_by_field_name("arguments")?).get(i)?;
         let pty = scalar_of_type(syn, items, param.child_by_field_name("type")?)?;
-        let consts = HostConsts {
-            items,
-            locals: self.consts.clone(),
-        };
-        let mut cx = Cx::at(syn, items, &consts, &self.host, call.start_byte());
+        let mut cx = Cx::at(syn, items, &self.consts, &self.host, call.start_byte());
         cx.add_fixed(&self.host, &self.fixed);
         let (e, ty) = cx.tr(arg, 0)?;
         super::fold(&super::convert(e, ty, pty)).map(|v| pty.wrap(v))

@@ -105,11 +105,7 @@ pub(super) fn power_of_two_test(e: &Expr) -> Option<Expr> {
 
 /// `def` (a `function_definition`) as an odd-part helper, if it is one.
 pub(super) fn recognise(syn: &Syntax, items: &Items, def: Node) -> Option<OddPart> {
-    let mut d = def.child_by_field_name("declarator")?;
-    while d.kind() != "function_declarator" {
-        d = d.child_by_field_name("declarator")?;
-    }
-    let params = named_children(d.child_by_field_name("parameters")?);
+    let params = super::parameters(def)?;
     let stmts = named_children(def.child_by_field_name("body")?);
     let (name, zero) = match stmts.as_slice() {
         // `if (!L) { ...; return c; } else { ...; loop; return L; }`
