@@ -272,6 +272,29 @@ impl Solver {
         self.check_in_stages(true)
     }
 
+    /// [`Solver::check`] with, when `bit_blast`, the bit-vector try of
+    /// [`Solver::check_bit_blasting`], but never the last try, which has
+    /// no resource limit: with z3 every try is bounded by z3's step count,
+    /// so `unknown` means the same on a loaded machine as on an idle one
+    /// (unless the time limit comes first). For refinements that are
+    /// allowed to give up. With cvc5, one plain check within the time
+    /// limit.
+    pub fn check_bounded(&mut self, bit_blast: bool) -> Result<CheckResult, SmtError> {
+        let plain = Sexp::list([Sexp::atom("check-sat")]);
+        let Some(limit) = self.kind.quick_rlimit() else {
+            return self.check_command(plain);
+        };
+        let mut tries = vec![(plain, Some(limit), None)];
+        if bit_blast {
+            tries.push((
+                self.kind.bit_blast_check(),
+                Some(self.kind.bit_blast_rlimit()),
+                Some(BIT_BLAST_NOTE),
+            ));
+        }
+        self.run_tries(tries)
+    }
+
     fn check_in_stages(&mut self, bit_blast: bool) -> Result<CheckResult, SmtError> {
         let plain = Sexp::list([Sexp::atom("check-sat")]);
         let Some(limit) = self.kind.quick_rlimit() else {
@@ -282,9 +305,7 @@ impl Solver {
             tries.push((
                 self.kind.bit_blast_check(),
                 Some(self.kind.bit_blast_rlimit()),
-                Some(
-                    "the incremental try ran out of its resource limit: asking again, bit-blasted",
-                ),
+                Some(BIT_BLAST_NOTE),
             ));
         }
         tries.push((
@@ -292,6 +313,16 @@ impl Solver {
             None,
             Some("the last try ran out of its resource limit: asking again with preprocessing"),
         ));
+        self.run_tries(tries)
+    }
+
+    /// Runs `(command, resource limit, transcript note)` tries in order
+    /// until one answers within its resource limit, the time runs out or
+    /// the tries do; the last try's answer.
+    fn run_tries(
+        &mut self,
+        tries: Vec<(Sexp, Option<u64>, Option<&'static str>)>,
+    ) -> Result<CheckResult, SmtError> {
         let mut answer = CheckResult::Unknown(String::new());
         for (command, rlimit, note) in tries {
             if let Some(note) = note {
@@ -560,6 +591,10 @@ enum Failure {
     Deadline,
     Error(SmtError),
 }
+
+/// The transcript's note before the bit-blasted try.
+const BIT_BLAST_NOTE: &str =
+    "the incremental try ran out of its resource limit: asking again, bit-blasted";
 
 /// `(set-option :rlimit N)` (0: no limit).
 fn rlimit_option(limit: u64) -> Sexp {

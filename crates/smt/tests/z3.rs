@@ -201,16 +201,14 @@ fn huge_timeouts_neither_panic_nor_confuse_the_solver() {
     }
 }
 
-/// A query z3's incremental solver does not answer within its resource
-/// limit (two threads of one block with one `blockIdx.x * blockDim.x +
-/// threadIdx.x`: minutes of bit-blasted multipliers) is asked again with
-/// preprocessing, which substitutes the equal block indices away and
-/// answers at once. The transcript shows both tries.
-#[test]
-fn a_check_that_runs_out_of_resources_is_asked_again_with_preprocessing() {
+/// Two threads of one block with one `blockIdx.x * blockDim.x +
+/// threadIdx.x` at one index, in a `push` scope: a query z3's incremental
+/// solver does not answer within its resource limit, and its transcript.
+fn same_global_index_of_two_threads() -> Option<(Solver, Transcript)> {
     let transcript = Transcript::new();
     let t = transcript.clone();
-    let mut s = z3_or_skip!(|c: SolverConfig| c.with_logic("QF_BV").with_transcript(t));
+    let base = common::z3()?;
+    let mut s = Solver::start(base.with_logic("QF_BV").with_transcript(t)).expect("z3 starts");
     let bv = Sort::BitVec(32);
     let [bd, n, b1, b2, t1, t2] = ["bd", "n", "b1", "b2", "t1", "t2"]
         .map(|name| s.declare_const(name, &bv).expect("declare"));
@@ -241,6 +239,19 @@ fn a_check_that_runs_out_of_resources_is_asked_again_with_preprocessing() {
         .expect("assert");
     s.assert(&term::eq(b1, b2)).expect("assert");
     s.assert(&term::not(term::eq(t1, t2))).expect("assert");
+    Some((s, transcript))
+}
+
+/// A query z3's incremental solver does not answer within its resource
+/// limit (two threads of one block with one `blockIdx.x * blockDim.x +
+/// threadIdx.x`: minutes of bit-blasted multipliers) is asked again with
+/// preprocessing, which substitutes the equal block indices away and
+/// answers at once. The transcript shows both tries.
+#[test]
+fn a_check_that_runs_out_of_resources_is_asked_again_with_preprocessing() {
+    let Some((mut s, transcript)) = same_global_index_of_two_threads() else {
+        return;
+    };
     let started = Instant::now();
     assert_eq!(s.check().expect("check"), CheckResult::Unsat);
     assert!(started.elapsed() < Duration::from_secs(5));
@@ -249,4 +260,27 @@ fn a_check_that_runs_out_of_resources_is_asked_again_with_preprocessing() {
         commands.iter().any(|c| c.starts_with("(check-sat-using")),
         "{commands:?}"
     );
+}
+
+/// A bounded check never makes the last try, which has no resource limit:
+/// the incremental try runs out and the answer is `unknown` (the same on
+/// a loaded machine); with the bit-blasted try, z3's `qfbv` tactic
+/// answers within its own limit.
+#[test]
+fn a_bounded_check_gives_up_where_its_resource_limits_do() {
+    let Some((mut s, transcript)) = same_global_index_of_two_threads() else {
+        return;
+    };
+    match s.check_bounded(false).expect("check") {
+        CheckResult::Unknown(_) => {}
+        other => panic!("expected unknown, got {other:?}"),
+    }
+    assert_eq!(s.check_bounded(true).expect("check"), CheckResult::Unsat);
+    let commands = transcript.commands();
+    let tactics: Vec<&String> = commands
+        .iter()
+        .filter(|c| c.starts_with("(check-sat-using"))
+        .collect();
+    assert_eq!(tactics.len(), 1, "{commands:?}");
+    assert!(tactics[0].contains("qfbv"), "{commands:?}");
 }

@@ -32,8 +32,9 @@
 //!   (`blockDim.x * gridDim.x` with unknown dimensions) makes a nonlinear
 //!   constraint the solver often cannot decide: it is left out of batches
 //!   and well-formedness queries, and a race found without it is refined
-//!   with it within [`REFINE_TIMEOUT`] (`unsat`: no race; `sat`: the race
-//!   with the refined witness; gave up: the race, *possible*).
+//!   with it within resource limits (`check_refinement`; `unsat`: no
+//!   race; `sat`: the race with the refined witness; gave up: the race,
+//!   *possible*).
 //! - **Certainty.** A race is *possible* when something about it is not
 //!   known exactly (memory contents, an approximated loop, an assumed
 //!   phase, a needed wrap-around); a race that is otherwise *provable* is
@@ -868,28 +869,39 @@ pub(crate) fn domain(
     }
 }
 
-/// How long the refinement of a race with symbolic strides may take (at
-/// most the per-query timeout): such constraints are nonlinear, and the
-/// solver gives up on most of those it cannot decide quickly.
+/// How long a refinement of a race (with its symbolic strides, or without
+/// wrap-arounds) may take with cvc5, which has no resource limit (at most
+/// the per-query timeout): such constraints are nonlinear, and the solver
+/// gives up on most of those it cannot decide quickly.
 const REFINE_TIMEOUT: Duration = Duration::from_secs(1);
 
-/// The same with the grid-stride lemma. Its proofs take z3 one to four
-/// seconds after the first try, and over ten from a fresh start, so 4 s
-/// failed on a loaded machine (`constructs/loops_grid_stride.cu` turned
-/// into a possible race under CI): the lemma gets the default per-query
-/// budget.
-const LEMMA_REFINE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// `check-sat` with the per-query timeout lowered to `short` (when that is
-/// lower), restored to `normal` afterwards.
-fn check_within(
+/// A refinement's `check-sat`, which may give up (the race stays,
+/// *possible*).
+///
+/// With z3, every try is within z3's resource limit, under the per-query
+/// timeout ([`Solver::check_bounded`]), so whether it gives up does not
+/// depend on the machine's load: a 1 s time limit turned the stride
+/// refinement of a 64-bit grid-stride counter into "the solver gave up"
+/// on a loaded machine. With `bit_blast` the bit-blasted try is made too:
+/// z3's incremental solver and its SMT core both take seconds to minutes
+/// on the grid-stride lemma's query (after a `push`, with the launch's
+/// products of `blockDim` and `gridDim`: over five minutes with no limit,
+/// and a plain grid-stride loop was a possible race under CI), while
+/// z3's `qfbv` tactic refutes it within a fifth of its resource limit.
+///
+/// With cvc5, one check within [`REFINE_TIMEOUT`], the per-query timeout
+/// restored afterwards.
+fn check_refinement(
     solver: &mut Solver,
     normal: Option<Duration>,
-    short: Duration,
+    bit_blast: bool,
 ) -> Result<CheckResult, SmtError> {
-    let lowered = normal.is_none_or(|n| short < n);
+    if solver.kind() == SolverKind::Z3 {
+        return solver.check_bounded(bit_blast);
+    }
+    let lowered = normal.is_none_or(|n| REFINE_TIMEOUT < n);
     if lowered {
-        solver.command(&timeout_option(solver.kind(), Some(short)))?;
+        solver.command(&timeout_option(solver.kind(), Some(REFINE_TIMEOUT)))?;
     }
     let r = solver.check();
     if lowered {

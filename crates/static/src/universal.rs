@@ -55,7 +55,12 @@ const RLIMIT: u64 = 15_000_000;
 /// z3's resource limit for the search for small values of a clean launch.
 const SMALL_RLIMIT: u64 = 3_000_000;
 
-/// The time limit of each question: cvc5's limit, and the watchdog's.
+/// The time limit of each question with cvc5 (its only limit), and the
+/// watchdog's when no per-query timeout is set. With z3 the resource limit
+/// decides and the watchdog waits for the per-query timeout: under 5 s of
+/// wall time, a loaded machine gave up on questions that z3 answers within
+/// its resource limit (that of `out[y * pitch + x]` under `x < width`:
+/// 3.7 s of CPU under load), and the answer then depended on the load.
 const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The small values a clean launch is first looked for within: scalar
@@ -215,7 +220,10 @@ impl<'a> Universal<'a> {
         // is set to this question's time limit.
         let mut config = config.clone();
         config.logic = None;
-        config.timeout = Some(config.timeout.map_or(TIMEOUT, |t| t.min(TIMEOUT)));
+        config.timeout = Some(match config.kind {
+            SolverKind::Z3 => config.timeout.unwrap_or(TIMEOUT),
+            SolverKind::Cvc5 => config.timeout.map_or(TIMEOUT, |t| t.min(TIMEOUT)),
+        });
         let mut values: Vec<_> = params
             .iter()
             .map(|(name, ty, t)| (name.clone(), *ty, t.clone(), SMALL))

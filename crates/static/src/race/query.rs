@@ -785,13 +785,9 @@ impl<'k> Check<'k> {
                         for c in strides.iter().chain(extra) {
                             solver.assert(c)?;
                         }
-                        // The lemma's proofs take the solver seconds.
-                        let limit = if extra.is_empty() {
-                            REFINE_TIMEOUT
-                        } else {
-                            LEMMA_REFINE_TIMEOUT
-                        };
-                        let r = check_within(solver, self.config.timeout, limit)?;
+                        // The lemma's proofs need z3's bit-vector tactic.
+                        let bit_blast = !extra.is_empty();
+                        let r = check_refinement(solver, self.config.timeout, bit_blast)?;
                         match r {
                             CheckResult::Unsat => {
                                 solver.pop()?;
@@ -833,7 +829,7 @@ impl<'k> Check<'k> {
                             solver.assert(c)?;
                         }
                     }
-                    let r = check_within(solver, self.config.timeout, REFINE_TIMEOUT)?;
+                    let r = check_refinement(solver, self.config.timeout, true)?;
                     match r {
                         CheckResult::Unsat => {
                             certainty = Certainty::Possible {
