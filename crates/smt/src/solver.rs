@@ -260,7 +260,7 @@ impl Solver {
     /// and SMT core (see [`SolverKind::quick_rlimit`]); each try has the
     /// time limit.
     pub fn check(&mut self) -> Result<CheckResult, SmtError> {
-        self.check_in_stages(false)
+        self.check_in_stages(false, true)
     }
 
     /// [`Solver::check`] with, between its two tries, z3's bit-vector
@@ -269,7 +269,7 @@ impl Solver {
     /// over a whole phase) that both other tries give up on; on most other
     /// queries that run out of the first limit it only adds time.
     pub fn check_bit_blasting(&mut self) -> Result<CheckResult, SmtError> {
-        self.check_in_stages(true)
+        self.check_in_stages(true, true)
     }
 
     /// [`Solver::check`] with, when `bit_blast`, the bit-vector try of
@@ -280,22 +280,12 @@ impl Solver {
     /// allowed to give up. With cvc5, one plain check within the time
     /// limit.
     pub fn check_bounded(&mut self, bit_blast: bool) -> Result<CheckResult, SmtError> {
-        let plain = Sexp::list([Sexp::atom("check-sat")]);
-        let Some(limit) = self.kind.quick_rlimit() else {
-            return self.check_command(plain);
-        };
-        let mut tries = vec![(plain, Some(limit), None)];
-        if bit_blast {
-            tries.push((
-                self.kind.bit_blast_check(),
-                Some(self.kind.bit_blast_rlimit()),
-                Some(BIT_BLAST_NOTE),
-            ));
-        }
-        self.run_tries(tries)
+        self.check_in_stages(bit_blast, false)
     }
 
-    fn check_in_stages(&mut self, bit_blast: bool) -> Result<CheckResult, SmtError> {
+    /// The incremental try, the bit-blasted one when `bit_blast`, and the
+    /// last, unbounded one when `last`; with cvc5, one plain check.
+    fn check_in_stages(&mut self, bit_blast: bool, last: bool) -> Result<CheckResult, SmtError> {
         let plain = Sexp::list([Sexp::atom("check-sat")]);
         let Some(limit) = self.kind.quick_rlimit() else {
             return self.check_command(plain);
@@ -308,11 +298,13 @@ impl Solver {
                 Some(BIT_BLAST_NOTE),
             ));
         }
-        tries.push((
-            self.kind.fallback_check(),
-            None,
-            Some("the last try ran out of its resource limit: asking again with preprocessing"),
-        ));
+        if last {
+            tries.push((
+                self.kind.fallback_check(),
+                None,
+                Some("the last try ran out of its resource limit: asking again with preprocessing"),
+            ));
+        }
         self.run_tries(tries)
     }
 
