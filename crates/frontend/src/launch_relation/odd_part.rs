@@ -112,11 +112,7 @@ pub(super) fn recognise(syn: &Syntax, items: &Items, def: Node) -> Option<OddPar
         [if_] if if_.kind() == "if_statement" => {
             let alt = if_.child_by_field_name("alternative")?;
             let body = *named_children(alt).last()?;
-            let inner = if body.kind() == "compound_statement" {
-                named_children(body)
-            } else {
-                vec![body]
-            };
+            let inner = statements(body);
             let (name, None) = stripped(syn, &inner)? else {
                 return None;
             };
@@ -189,11 +185,7 @@ fn zero_guard(syn: &Syntax, if_: Node, name: &str) -> Option<i128> {
         return None;
     }
     let then = if_.child_by_field_name("consequence")?;
-    let stmts = if then.kind() == "compound_statement" {
-        named_children(then)
-    } else {
-        vec![then]
-    };
+    let stmts = statements(then);
     let [before @ .., ret] = stmts.as_slice() else {
         return None;
     };
@@ -244,11 +236,7 @@ fn strips(syn: &Syntax, lp: Node, name: &str) -> bool {
             }
         }
     }
-    let body_stmts = if body.kind() == "compound_statement" {
-        named_children(body)
-    } else {
-        vec![body]
-    };
+    let body_stmts = statements(body);
     for s in &body_stmts {
         if s.kind() == "expression_statement" {
             parts.extend(named_children(*s));
@@ -353,4 +341,14 @@ fn leaves(n: Node) -> bool {
         n.kind(),
         "return_statement" | "break_statement" | "goto_statement" | "throw_statement"
     ) || named_children(n).into_iter().any(leaves)
+}
+
+/// The statements of a branch or loop body: a block's, or the one
+/// statement.
+fn statements(body: Node) -> Vec<Node> {
+    if body.kind() == "compound_statement" {
+        named_children(body)
+    } else {
+        vec![body]
+    }
 }
