@@ -514,6 +514,24 @@ fn no_overflow(op: BinOp, bits: u32, x: &Term, y: &Term) -> Option<Term> {
                 term::not(term::eq(sign(r), sign(x))),
             ]))
         }
+        // Factors widened from half the width or less: the product of two
+        // signed ones, or of a signed and an unsigned one, is below 2^(bits
+        // - 1) in magnitude; that of two unsigned ones below 2^bits, so it
+        // overflows exactly when its sign bit is set. The same facts as
+        // the general one's, without a double-width multiplier (which
+        // solvers do not finish).
+        BinOp::Mul
+            if half_width_extension(&x, bits)
+                .is_some_and(|sx| half_width_extension(&y, bits).is_some_and(|sy| sx || sy)) =>
+        {
+            term::bool(true)
+        }
+        BinOp::Mul
+            if half_width_extension(&x, bits) == Some(false)
+                && half_width_extension(&y, bits) == Some(false) =>
+        {
+            term::eq(sign(term::bvmul(x, y)), term::bv(0, 1))
+        }
         // The double-width product equals the sign-extended product.
         BinOp::Mul => term::eq(
             term::bvmul(
@@ -529,6 +547,26 @@ fn no_overflow(op: BinOp, bits: u32, x: &Term, y: &Term) -> Option<Term> {
         ])),
         _ => return None,
     })
+}
+
+/// Whether `t`, of `bits` bits, is `((_ zero_extend n) u)` (`Some(false)`)
+/// or `((_ sign_extend n) u)` (`Some(true)`) with `u` at most half as wide.
+fn half_width_extension(t: &Term, bits: u32) -> Option<bool> {
+    let [head, _] = t.as_list()? else {
+        return None;
+    };
+    let [under, op, n] = head.as_list()? else {
+        return None;
+    };
+    let n: u32 = n.as_atom()?.parse().ok()?;
+    if under.as_atom()? != "_" || 2 * n < bits {
+        return None;
+    }
+    match op.as_atom()? {
+        "zero_extend" => Some(false),
+        "sign_extend" => Some(true),
+        _ => None,
+    }
 }
 
 /// That `x op y` at `ty` (addition or multiplication) equals the exact
@@ -634,6 +672,39 @@ mod tests {
             solver.assert(&fact).expect("asserted");
             let holds = solver.check().expect("z3 answers") == warpsafe_smt::CheckResult::Sat;
             prop_assert_eq!(holds, !overflows(op, bits, x, y), "{:?} {} {} {}", op, bits, x, y);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// The shortcut facts for 64-bit products of widened 32-bit
+        /// factors hold exactly when the product does not overflow.
+        #[test]
+        fn widened_product_facts_match_checked_arithmetic(
+            x in operand(),
+            y in operand(),
+            x_signed in any::<bool>(),
+            y_signed in any::<bool>(),
+        ) {
+            if warpsafe_smt::locate(warpsafe_smt::SolverKind::Z3, None).is_err() {
+                return Ok(());
+            }
+            let widen = |v: i64, signed: bool| {
+                let lit = term::bv(u128::from(v as u32), 32);
+                if signed {
+                    (term::sign_extend(32, lit), i64::from(v as i32))
+                } else {
+                    (term::zero_extend(32, lit), i64::from(v as u32))
+                }
+            };
+            let ((tx, vx), (ty, vy)) = (widen(x, x_signed), widen(y, y_signed));
+            let fact = no_overflow(BinOp::Mul, 64, &tx, &ty).expect("a product");
+            prop_assert!(!fact.to_string().contains("sign_extend 64"), "{}", fact);
+            let mut solver = warpsafe_smt::Solver::start(warpsafe_smt::SolverConfig::z3())
+                .expect("z3 starts");
+            solver.assert(&fact).expect("asserted");
+            let holds = solver.check().expect("z3 answers") == warpsafe_smt::CheckResult::Sat;
+            prop_assert_eq!(holds, vx.checked_mul(vy).is_some(), "{} {}", vx, vy);
         }
     }
 

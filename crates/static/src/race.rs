@@ -559,7 +559,8 @@ fn unsupported(kernel: &Kernel) -> Option<Verdict> {
 /// blockDim + threadIdx`, see [`ThreadVars::global_idx`]) and, where the grid has
 /// at most 2^32 threads along the dimension, asserts two lemmas: the index
 /// is below the number of threads along the dimension (a constant bound,
-/// and `gridDim * blockDim`, the stride of grid-stride loops), and it names one
+/// and `gridDim * blockDim`, the stride of grid-stride loops, in 64 bits
+/// and, below 2^32 threads, in 32), and it names one
 /// thread (the sum cannot wrap, and `threadIdx < blockDim`). They spare
 /// the solver proofs about 32-bit multipliers that it does not find in
 /// minutes (`i = blockIdx.x * blockDim.x + threadIdx.x; a[i] = ...`
@@ -613,6 +614,16 @@ fn global_index_lemmas(
                 ];
                 prelude.assert(solver, below_bound, Fact::GlobalIndex(d))?;
                 prelude.assert(solver, below_grid, Fact::GlobalIndex(d))?;
+            }
+            // Below 2^32 threads the 32-bit product is exact: the bound
+            // also in the width the program's grid strides are computed
+            // in (a solver does not relate the two multipliers).
+            if threads_along < GLOBAL_INDEX_RANGE {
+                let narrow = term::bvmul(grid_dim[d].clone(), block_dim[d].clone());
+                for t in threads {
+                    let below = term::bvult(t.global_idx[d].clone(), narrow.clone());
+                    prelude.assert(solver, below, Fact::GlobalIndex(d))?;
+                }
             }
         }
         let premise = if bounded {

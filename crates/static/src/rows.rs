@@ -85,7 +85,20 @@ impl Row {
                     term::bvult(t.clone(), hi.clone())
                 }
             };
-            term::and([within(&a), within(&w), within(&b)])
+            let signed_mode = term::and([within(&a), within(&w), within(&b)]);
+            if signed {
+                // Or all three in `0..2^(bits/2)` (widened unsigned
+                // values): `a * w + b < 2^bits` cannot wrap either. Equal
+                // widths keep a row of each kind apart: a negative row
+                // of a width below 2^(bits/2-1) reads as at least
+                // `2^bits - 2^(bits-2)`, more than such a row reaches.
+                let half = term::bv(1u128 << (bits / 2), bits);
+                let unsigned_mode =
+                    term::and([&a, &w, &b].map(|t| term::bvult(t.clone(), half.clone())));
+                term::or([signed_mode, unsigned_mode])
+            } else {
+                signed_mode
+            }
         } else {
             let product = term::bvmul(a.clone(), w.clone());
             term::and([

@@ -181,6 +181,25 @@ fn symbolic_grid_stride_is_proven_with_the_grid_stride_lemma() {
     assert_eq!(check_text(GRID_STRIDE).verdict, Verdict::Drf);
 }
 
+/// A grid-stride loop whose body steps a pointer by the row length
+/// (`paths + i + t * n`, Monte Carlo paths stored time step by time
+/// step): the index is a 64-bit sum of widened 32-bit values. The row
+/// lemma's exactness for such sums (all three in `0..2^32`), the 32-bit
+/// bound `gid < gridDim.x * blockDim.x`, and the no-overflow fact of the
+/// widened product without a 128-bit multiplier let the grid-stride lemma
+/// refute it (the solver gave up on the step before).
+#[test]
+fn a_pointer_stepped_by_the_row_length_in_a_grid_stride_loop_is_drf() {
+    let text = "__global__ void paths(float *out, unsigned int n, unsigned int steps) { \
+        __requires(blockDim.y == 1); __requires(blockDim.z == 1); \
+        __requires(gridDim.y == 1); __requires(gridDim.z == 1); \
+        unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x; \
+        unsigned int stride = gridDim.x * blockDim.x; \
+        for (size_t i = tid; i < n; i += stride) { float *p = out + i; \
+        for (unsigned int t = 0; t < steps; t++, p += n) { *p = 1.0f; } } }";
+    assert_eq!(check_text(text).verdict, Verdict::Drf);
+}
+
 /// Forgetting `gridDim.x` in the stride: block 1's first element is block
 /// 0's second; a provable race between threads of different blocks.
 #[test]
