@@ -519,27 +519,22 @@ fn no_overflow(op: BinOp, bits: u32, x: &Term, y: &Term) -> Option<Term> {
         // - 1) in magnitude; that of two unsigned ones below 2^bits, so it
         // overflows exactly when its sign bit is set. The same facts as
         // the general one's, without a double-width multiplier (which
-        // solvers do not finish).
-        BinOp::Mul
-            if half_width_extension(&x, bits)
-                .is_some_and(|sx| half_width_extension(&y, bits).is_some_and(|sy| sx || sy)) =>
-        {
-            term::bool(true)
-        }
-        BinOp::Mul
-            if half_width_extension(&x, bits) == Some(false)
-                && half_width_extension(&y, bits) == Some(false) =>
-        {
-            term::eq(sign(term::bvmul(x, y)), term::bv(0, 1))
-        }
-        // The double-width product equals the sign-extended product.
-        BinOp::Mul => term::eq(
-            term::bvmul(
-                term::sign_extend(bits, x.clone()),
-                term::sign_extend(bits, y.clone()),
+        // solvers do not finish). Otherwise: the double-width product
+        // equals the sign-extended product.
+        BinOp::Mul => match (
+            half_width_extension(&x, bits),
+            half_width_extension(&y, bits),
+        ) {
+            (Some(sx), Some(sy)) if sx || sy => term::bool(true),
+            (Some(false), Some(false)) => term::eq(sign(term::bvmul(x, y)), term::bv(0, 1)),
+            _ => term::eq(
+                term::bvmul(
+                    term::sign_extend(bits, x.clone()),
+                    term::sign_extend(bits, y.clone()),
+                ),
+                term::sign_extend(bits, term::bvmul(x, y)),
             ),
-            term::sign_extend(bits, term::bvmul(x, y)),
-        ),
+        },
         // MIN / -1 and MIN % -1 overflow.
         BinOp::Div | BinOp::Rem => term::not(term::and([
             term::eq(x, term::bv(1u128 << (bits - 1), bits)),

@@ -63,41 +63,31 @@ impl Row {
         let signed = ty.is_signed();
         let exact = if bits > 32 {
             // Row, width and column within half the width: exact,
-            // without a double-width multiplier.
-            let (lo, hi) = if signed {
-                (
-                    term::bv(
-                        (u128::MAX << (bits / 2 - 1)) & (u128::MAX >> (128 - bits)),
-                        bits,
-                    ),
-                    term::bv(1u128 << (bits / 2 - 1), bits),
-                )
-            } else {
-                (term::bv(0, bits), term::bv(1u128 << (bits / 2), bits))
-            };
-            let within = |t: &Term| {
-                if signed {
+            // without a double-width multiplier. All three in
+            // `0..2^(bits/2)` (widened unsigned values): `a * w + b <
+            // 2^bits` cannot wrap.
+            let half = term::bv(1u128 << (bits / 2), bits);
+            let unsigned_half =
+                term::and([&a, &w, &b].map(|t| term::bvult(t.clone(), half.clone())));
+            if signed {
+                // Or all three in the signed half range. Equal widths keep
+                // a row of each kind apart: a negative row of a width
+                // below 2^(bits/2-1) reads as at least `2^bits -
+                // 2^(bits-2)`, more than an unsigned one reaches.
+                let lo = term::bv(
+                    (u128::MAX << (bits / 2 - 1)) & (u128::MAX >> (128 - bits)),
+                    bits,
+                );
+                let hi = term::bv(1u128 << (bits / 2 - 1), bits);
+                let signed_half = term::and([&a, &w, &b].map(|t| {
                     term::and([
                         term::bvsge(t.clone(), lo.clone()),
                         term::bvslt(t.clone(), hi.clone()),
                     ])
-                } else {
-                    term::bvult(t.clone(), hi.clone())
-                }
-            };
-            let signed_mode = term::and([within(&a), within(&w), within(&b)]);
-            if signed {
-                // Or all three in `0..2^(bits/2)` (widened unsigned
-                // values): `a * w + b < 2^bits` cannot wrap either. Equal
-                // widths keep a row of each kind apart: a negative row
-                // of a width below 2^(bits/2-1) reads as at least
-                // `2^bits - 2^(bits-2)`, more than such a row reaches.
-                let half = term::bv(1u128 << (bits / 2), bits);
-                let unsigned_mode =
-                    term::and([&a, &w, &b].map(|t| term::bvult(t.clone(), half.clone())));
-                term::or([signed_mode, unsigned_mode])
+                }));
+                term::or([signed_half, unsigned_half])
             } else {
-                signed_mode
+                unsigned_half
             }
         } else {
             let product = term::bvmul(a.clone(), w.clone());
