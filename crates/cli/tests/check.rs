@@ -897,6 +897,29 @@ fn a_power_of_two_checked_by_a_host_helper_is_assumed() {
     assert_eq!(code, Some(2), "{stdout}");
 }
 
+/// A merge network's `size <<= 1` and `stride >>= 1` counters hold only
+/// powers of two (or 0): the relation states it for the parameters they
+/// are passed as, and the merge step is DRF. A stride that steps down by
+/// one takes every value, and the race for a stride of 3 stays.
+#[test]
+fn counters_that_only_double_or_halve_are_powers_of_two() {
+    let dir = "tests/kernels/constructs";
+    let (code, stdout) = check_file(&format!("{dir}/launch_merge_steps.cu"), &[]);
+    assert!(stdout.contains("kernel mergeStep: DRF"), "{stdout}");
+    assert!(
+        stdout.contains("assuming (size & size - 1u) == 0u && (stride & stride - 1u) == 0u from"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file(&format!("{dir}/launch_merge_steps_racy.cu"), &[]);
+    assert!(stdout.contains("kernel mergeStep: RACY"), "{stdout}");
+    assert!(
+        stdout.contains("assuming (size & size - 1u) == 0u from"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+}
+
 /// A tiled loop `for (int a = first; a <= last; a += 256)` with barriers
 /// (matrixMul's shape) is a counting loop: with a signed `a`, `last ==
 /// INT_MAX` could only end by overflowing `a` (undefined), so the barriers

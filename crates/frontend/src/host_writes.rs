@@ -101,6 +101,9 @@ fn write(writes: &mut Writes, name: &str, pos: usize) {
 pub(crate) struct HostFn<'t> {
     vars: HashMap<String, Vec<HostVar<'t>>>,
     writes: Writes,
+    /// The assignments (`x = e`, `x >>= e`) whose left side is a bare
+    /// name, by name.
+    assigns: HashMap<String, Vec<Node<'t>>>,
     /// Byte ranges of the function's loops.
     loops: Vec<(usize, usize)>,
 }
@@ -163,6 +166,20 @@ impl<'t> HostFn<'t> {
         self.unchanged(base, from, to)
     }
 
+    /// The assignments to `name`, when they are all its writes: no
+    /// increment, no address taken or reference bound, no call that may
+    /// write it, no `goto`. `None` otherwise.
+    pub(crate) fn only_assignments(&self, name: &str) -> Option<&[Node<'t>]> {
+        let assigns = self.assigns.get(name).map_or(&[][..], |a| a.as_slice());
+        let writes = self.writes.get(name).map_or(&[][..], |w| w.as_slice());
+        // Each assignment to a bare name is one write at its start.
+        (writes.len() == assigns.len()
+            && writes
+                .iter()
+                .all(|w| *w != usize::MAX && assigns.iter().any(|a| a.start_byte() == *w)))
+        .then_some(assigns)
+    }
+
     pub(crate) fn declares(&self, name: &str) -> bool {
         self.vars.contains_key(name)
     }
@@ -172,6 +189,7 @@ impl<'t> HostFn<'t> {
     pub(crate) fn analyse(syn: &'t Syntax, items: &Items, def: Node<'t>) -> Option<HostFn<'t>> {
         let mut vars: HashMap<String, Vec<HostVar<'t>>> = HashMap::new();
         let mut writes = Writes::new();
+        let mut assigns: HashMap<String, Vec<Node<'t>>> = HashMap::new();
         let mut goto = false;
         let mut loops = Vec::new();
         let mut stack = vec![def];
@@ -237,11 +255,12 @@ impl<'t> HostFn<'t> {
                     }
                 }
                 "assignment_expression" => {
-                    if let Some(b) = n
-                        .child_by_field_name("left")
-                        .and_then(|l| base_name(syn, l))
-                    {
+                    let left = n.child_by_field_name("left");
+                    if let Some(b) = left.and_then(|l| base_name(syn, l)) {
                         write(&mut writes, b, pos);
+                    }
+                    if let Some(l) = left.filter(|l| l.kind() == "identifier") {
+                        assigns.entry(syn.text(l).to_string()).or_default().push(n);
                     }
                 }
                 "update_expression" => {
@@ -301,6 +320,7 @@ impl<'t> HostFn<'t> {
         Some(HostFn {
             vars,
             writes,
+            assigns,
             loops,
         })
     }

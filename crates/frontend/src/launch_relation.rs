@@ -17,7 +17,10 @@
 //! bits), else through its initialiser; a conjunct that needs anything
 //! else is dropped, which only assumes less. Host helpers whose body is
 //! one `return` (`iDivUp`) are inlined. Several launches give the
-//! disjunction of their relations; a launch with none gives none.
+//! disjunction of their relations; a launch with none gives none. A
+//! parameter passed a local that only ever holds a power of two or zero
+//! (`power_of_two.rs`, an induction over all of its writes) gets that
+//! fact, though its value is not known.
 
 use crate::consteval::{arith, eval_typed, ConstEnv};
 use crate::host_writes::{scalar_of_type, HostFn};
@@ -260,6 +263,40 @@ fn launch_facts(
                     cond: Expr::binary(BinOp::Eq, pty, Expr::Var(v), convert(e, ty, pty)),
                 });
             }
+        }
+    }
+    // A parameter whose value is not known but surely a power of two or
+    // zero (a merge step's `stride`, `power_of_two.rs`).
+    if same_arity {
+        for (i, (arg, param)) in args.iter().zip(&params).enumerate() {
+            let Some((v, pty)) = *param else { continue };
+            if pty.bits() < 32 || facts.iter().any(|f| f.key == Key::Param(i)) {
+                continue;
+            }
+            let Some(aty) = cx.power_of_two_or_zero(*arg, 0) else {
+                continue;
+            };
+            if !power_of_two::converts(aty, pty) {
+                continue;
+            }
+            let p = Expr::Var(v);
+            let below = Expr::binary(BinOp::Sub, pty, p.clone(), Expr::int(1, pty));
+            let cond = Expr::binary(
+                BinOp::Eq,
+                pty,
+                Expr::binary(BinOp::BitAnd, pty, p.clone(), below),
+                Expr::int(0, pty),
+            );
+            let cond = if pty.is_signed() {
+                let not_negative = Expr::binary(BinOp::Ge, pty, p, Expr::int(0, pty));
+                Expr::binary(BinOp::And, ScalarTy::Bool, not_negative, cond)
+            } else {
+                cond
+            };
+            facts.push(Fact {
+                key: Key::Path,
+                cond,
+            });
         }
     }
     let variable = |cond: &Expr| {
@@ -514,6 +551,7 @@ fn convert(e: Expr, from: ScalarTy, to: ScalarTy) -> Expr {
 
 mod callers;
 mod odd_part;
+mod power_of_two;
 
 /// Translation of host expressions into kernel expressions.
 struct Cx<'a, 't> {
@@ -535,6 +573,8 @@ struct Cx<'a, 't> {
     fixed: HashMap<String, (i128, usize)>,
     /// The names of `fixed` a translation read, in order.
     used: RefCell<Vec<String>>,
+    /// The locals [`Cx::power_of_two_or_zero`]'s induction is proving.
+    inducting: RefCell<Vec<String>>,
     /// Where the launch starts.
     at: usize,
     /// Translating an inlined helper's body: only its parameters and
@@ -584,6 +624,7 @@ impl<'a, 't> Cx<'a, 't> {
             known: HashMap::new(),
             fixed: HashMap::new(),
             used: RefCell::new(Vec::new()),
+            inducting: RefCell::new(Vec::new()),
             at,
             helper: false,
         }
@@ -947,6 +988,7 @@ impl<'a, 't> Cx<'a, 't> {
             known: HashMap::new(),
             fixed: HashMap::new(),
             used: RefCell::new(Vec::new()),
+            inducting: RefCell::new(Vec::new()),
             locals,
             at: self.at,
             helper: true,
