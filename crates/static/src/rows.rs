@@ -14,7 +14,11 @@
 //! so is a longer sum with one product, `y + h * x + i` (row `x`, column
 //! `y + i`). The shared factor may sit deep in a product: `w * 16 * by +
 //! w * ty + 16 * bx + tx` (the store of the classic tiled matrix product)
-//! is the row `16 * by + ty` at column `16 * bx + tx`.
+//! is the row `16 * by + ty` at column `16 * bx + tx`. The sum may widen
+//! narrower sums and products: a pointer offset by its row and stepped
+//! down the column, `d += y * pitch + x; d[i * 8 * pitch]`, indexes with
+//! `(i64)(y * pitch + x) + (i64)(i * 8 * pitch)`, the row `y + i * 8` of
+//! width `pitch`; each operation is then exact at its own type.
 //! Its lemma compares the indices themselves and takes as premises that
 //! every operation of the sum is exact (the encoder's own no-overflow
 //! facts, in C's default) and that the column, summed in twice the width
@@ -110,7 +114,10 @@ impl Row {
 
 /// A sum of products that share the factor `w`, plus the other summands:
 /// `Σ c_j * w + Σ b_k`, with the sum's additions and the products. Each
-/// coefficient `c_j` is a product of factors (none: 1).
+/// coefficient `c_j` is a product of factors (none: 1). The sum may
+/// widen narrower sums (`(i64)(y * pitch + x) + (i64)(16 * i)`, a pointer
+/// offset by a row and stepped in a loop): each operation is exact at its
+/// own type, and the terms of the lemma are taken at the widest, `ty`.
 struct Factored<'s> {
     sum: &'s Sym,
     w: &'s Sym,
@@ -121,8 +128,8 @@ struct Factored<'s> {
     ty: ScalarTy,
 }
 
-/// An operation of an index sum, `(op, l, r)`.
-type Op<'s> = (BinOp, &'s Sym, &'s Sym);
+/// An operation of an index sum at its own type, `(op, ty, l, r)`.
+type Op<'s> = (BinOp, ScalarTy, &'s Sym, &'s Sym);
 
 /// The operands of the tree of `op`s of type `ty` rooted at `s`, left to
 /// right, and its operations: the summands of a sum, the multiplicands of
@@ -134,9 +141,33 @@ fn flatten(s: &Sym, op: BinOp, ty: ScalarTy) -> (Vec<&Sym>, Vec<Op<'_>>) {
     while let Some(x) = todo.pop() {
         match x {
             Sym::Binary(o, t, l, r) if *o == op && *t == ty => {
-                ops.push((op, &**l, &**r));
+                ops.push((op, ty, &**l, &**r));
                 todo.push(r);
                 todo.push(l);
+            }
+            x => operands.push(x),
+        }
+    }
+    (operands, ops)
+}
+
+/// The summands of the integer sum rooted at `s`, left to right, through
+/// casts that keep every value (`(i64)(a + b) + c` is `a`, `b`, `c`),
+/// and its additions, each at its own type.
+fn summands(s: &Sym) -> (Vec<&Sym>, Vec<Op<'_>>) {
+    let (mut operands, mut ops) = (Vec::new(), Vec::new());
+    let mut todo = vec![s];
+    while let Some(x) = todo.pop() {
+        match x {
+            Sym::Binary(BinOp::Add, t, l, r) if t.is_integer() => {
+                ops.push((BinOp::Add, *t, &**l, &**r));
+                todo.push(r);
+                todo.push(l);
+            }
+            Sym::Cast(to, inner)
+                if widens(inner.ty(), *to) && matches!(&**inner, Sym::Binary(BinOp::Add, ..)) =>
+            {
+                todo.push(inner)
             }
             x => operands.push(x),
         }
@@ -168,13 +199,23 @@ fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
         return Vec::new();
     };
     let ty = *ty;
-    if !ty.is_integer() || ty.bits() > 32 {
+    if !ty.is_integer() || ty.bits() > 64 {
         return Vec::new();
     }
-    let (summands, adds) = flatten(sum, BinOp::Add, ty);
-    fn product(s: &Sym, ty: ScalarTy) -> Option<(&Sym, &Sym)> {
-        match s {
-            Sym::Binary(BinOp::Mul, t, p, q) if *t == ty => Some((&**p, &**q)),
+    let (summands, adds) = summands(sum);
+    // A product may be widened too (`(i64)(8 * i * pitch)`).
+    fn unwiden(mut s: &Sym) -> &Sym {
+        while let Sym::Cast(to, inner) = s {
+            if !widens(inner.ty(), *to) {
+                break;
+            }
+            s = inner;
+        }
+        s
+    }
+    fn product(s: &Sym) -> Option<(ScalarTy, &Sym, &Sym)> {
+        match unwiden(s) {
+            Sym::Binary(BinOp::Mul, t, p, q) if t.is_integer() => Some((*t, &**p, &**q)),
             _ => None,
         }
     }
@@ -182,12 +223,13 @@ fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
     // deeper in its tree.
     let mut widths: Vec<&Sym> = Vec::new();
     for s in &summands {
-        if let Some((p, q)) = product(s, ty) {
+        if let Some((_, p, q)) = product(s) {
             widths.extend([p, q]);
         }
     }
     for s in &summands {
-        if let Some((factors, _)) = multiplicands(s, ty) {
+        let s = unwiden(s);
+        if let Some((factors, _)) = multiplicands(s, s.ty()) {
             widths.extend(factors);
         }
     }
@@ -202,15 +244,16 @@ fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
         let mut rest = Vec::new();
         let mut ops = adds.clone();
         for s in &summands {
-            match product(s, ty) {
-                Some((p, q)) if p == w || q == w => {
+            match product(s) {
+                Some((t, p, q)) if p == w || q == w => {
                     coefficients.push(vec![if p == w { q } else { p }]);
-                    ops.push((BinOp::Mul, p, q));
+                    ops.push((BinOp::Mul, t, p, q));
                     continue;
                 }
                 _ => {}
             }
-            match multiplicands(s, ty) {
+            let m = unwiden(s);
+            match multiplicands(m, m.ty()) {
                 Some((mut factors, muls)) if factors.contains(&w) => {
                     let at = factors.iter().position(|f| *f == w);
                     factors.remove(at.expect("w is among the factors"));
@@ -343,9 +386,11 @@ pub(crate) fn rows(e: &mut Encoder, index: &Sym) -> Result<Vec<Row>, EncodeError
             .map(|c| enc(c))
             .collect::<Result<Vec<_>, _>>()?;
         let mut exact = Vec::new();
-        for (op, l, r) in &f.ops {
-            exact.push(crate::encode::exact(*op, ty, &enc(l)?, &enc(r)?));
+        for (op, t, l, r) in &f.ops {
+            let (l, r) = (e.encode_as(l, *t)?, e.encode_as(r, *t)?);
+            exact.push(crate::encode::exact(*op, *t, &l, &r));
         }
+        let mut enc = |s: &Sym| e.encode_as(s, ty);
         let w = enc(f.w)?;
         // The column summed where it cannot wrap: its value as an integer.
         let bits = ty.bits();

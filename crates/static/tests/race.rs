@@ -200,6 +200,28 @@ fn a_pointer_stepped_by_the_row_length_in_a_grid_stride_loop_is_drf() {
     assert_eq!(check_text(text).verdict, Verdict::Drf);
 }
 
+/// A pointer offset by its row and column, then stepped down the column
+/// in a loop (`d += y * pitch + x; d[i * 8 * pitch]`, a separable
+/// convolution's column pass): the 64-bit index widens two 32-bit sums,
+/// `(i64)(y * pitch + x) + (i64)(i * 8 * pitch)`, which the factored row
+/// lemma reads as the row `y + 8 * i` of width `pitch` (the solver timed
+/// out before). One step too many meets the next block's first row.
+#[test]
+fn a_pointer_stepped_down_its_column_is_a_factored_row() {
+    let text = "__global__ void cols(float *d, int pitch) { \
+        __requires(blockDim.x == 16); __requires(blockDim.y == 8); \
+        __requires(blockDim.z == 1); __requires(gridDim.z == 1); \
+        __requires(pitch >= 0); __requires(gridDim.x <= 4096); __requires(gridDim.x * 16 <= pitch); \
+        int x = blockIdx.x * 16 + threadIdx.x; int y = blockIdx.y * 64 + threadIdx.y; \
+        d += y * pitch + x; \
+        for (int i = 0; i < 8; i++) { d[i * 8 * pitch] = 1.0f; } }";
+    assert_eq!(check_text(text).verdict, Verdict::Drf);
+    let r = check_text(&text.replace("i < 8", "i < 9"));
+    let races = r.verdict.races();
+    assert_eq!(races.len(), 1, "{:?}", r.verdict);
+    assert_eq!(races[0].scope, RaceScope::CrossBlock);
+}
+
 /// Forgetting `gridDim.x` in the stride: block 1's first element is block
 /// 0's second; a provable race between threads of different blocks.
 #[test]
