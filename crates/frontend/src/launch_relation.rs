@@ -20,7 +20,8 @@
 //! disjunction of their relations; a launch with none gives none. A
 //! parameter passed a local that only ever holds a power of two or zero
 //! (`power_of_two.rs`, an induction over all of its writes) gets that
-//! fact, though its value is not known.
+//! fact, though its value is not known; a struct local built with a
+//! brace list gives its fields' values (`brace_init.rs`).
 
 use crate::consteval::{arith, eval_typed, ConstEnv};
 use crate::host_writes::{scalar_of_type, HostFn};
@@ -262,6 +263,44 @@ fn launch_facts(
                     key: Key::Param(i),
                     cond: Expr::binary(BinOp::Eq, pty, Expr::Var(v), convert(e, ty, pty)),
                 });
+            }
+        }
+    }
+    // A struct passed by value that a brace list built gives each field
+    // of the flattened parameter (`brace_init.rs`).
+    if same_arity {
+        for (arg, param) in args.iter().zip(&kernel.params) {
+            let ParamKind::Aggregate(vars) = &param.kind else {
+                continue;
+            };
+            let Some((name, _)) = bare_identifier(syn, items, *arg) else {
+                continue;
+            };
+            let Some(b) = cx.brace_init(name, cx.at) else {
+                continue;
+            };
+            let c_type = param.c_type.replace("const", "").replace("struct", "");
+            if c_type.trim() != b.type_name || vars.len() != b.fields.len() {
+                continue;
+            }
+            for (i, v) in vars.iter().enumerate() {
+                let var = kernel.var(*v);
+                // The flattened parameter's fields are the struct's, in
+                // order.
+                if var.name != format!("{}.{}", param.name, b.fields[i].0) || !var.ty.is_integer() {
+                    continue;
+                }
+                if let Some(e) = cx.brace_field(&b, i, 0) {
+                    facts.push(Fact {
+                        key: Key::Path,
+                        cond: Expr::binary(
+                            BinOp::Eq,
+                            var.ty,
+                            Expr::Var(*v),
+                            convert(e, b.fields[i].1, var.ty),
+                        ),
+                    });
+                }
             }
         }
     }
@@ -549,6 +588,7 @@ fn convert(e: Expr, from: ScalarTy, to: ScalarTy) -> Expr {
     }
 }
 
+mod brace_init;
 mod callers;
 mod odd_part;
 mod power_of_two;
@@ -770,10 +810,17 @@ impl<'a, 't> Cx<'a, 't> {
             "field_expression" => {
                 let base = child("argument")?;
                 let field = syn.text(child("field")?);
-                let d = ["x", "y", "z"].iter().position(|f| *f == field)?;
                 if base.kind() != "identifier" || self.helper {
                     return None;
                 }
+                // A field of a struct local built with a brace list
+                // (`brace_init.rs`).
+                if let Some(b) = self.brace_init(syn.text(base), n.start_byte()) {
+                    let i = b.fields.iter().position(|(f, _)| f == field)?;
+                    let e = self.brace_field(&b, i, depth)?;
+                    return Some((e, b.fields[i].1));
+                }
+                let d = ["x", "y", "z"].iter().position(|f| *f == field)?;
                 let name = syn.text(n);
                 if let Some(e) = self.passed.get(name) {
                     // The component passed as a parameter (`dimsB.x` as
