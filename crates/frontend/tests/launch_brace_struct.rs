@@ -1,8 +1,8 @@
 //! Host structs built with a brace list (`launch_relation/brace_init.rs`):
 //! a field read translates to its element (0 past the list's end), and a
 //! struct passed by value gives each field of the kernel's flattened
-//! parameter that value; a write to the struct, nested braces, a union or
-//! a non-scalar field drops it.
+//! parameter that value; a write to the struct, nested braces, a union, a
+//! non-scalar field, a method or a default member initialiser drops it.
 
 mod common;
 
@@ -10,7 +10,9 @@ use common::lower;
 
 const TYPES: &str = "struct Ext { unsigned w; unsigned h; unsigned d; };\n\
      struct Ptr { unsigned w; float *p; };\n\
-     union Both { unsigned w; float f; };\n";
+     union Both { unsigned w; float f; };\n\
+     struct Dflt { unsigned w; unsigned h = 5; };\n\
+     struct Meth { unsigned w; unsigned h; void set(unsigned v) { w = v; } };\n";
 
 /// The launch relation of the first kernel of `kernels` launched by
 /// `host` (the body of `void run(float *out, unsigned n)`).
@@ -77,6 +79,12 @@ fn a_struct_that_may_have_changed_or_is_not_flat_says_nothing() {
         // A union; a struct with a pointer field.
         (SCALAR, "Both b = {1024}; k<<<n, 32>>>(b.w, out);"),
         (SCALAR, "Ptr q = {1024, out}; k<<<n, 32>>>(q.w, out);"),
+        // A default member initialiser fills `h`; a method may write `w`.
+        (SCALAR, "Dflt q = {1024}; k<<<n, 32>>>(q.h, out);"),
+        (
+            SCALAR,
+            "Meth q = {1024, 1}; q.set(n); k<<<n, 32>>>(q.w, out);",
+        ),
     ] {
         assert_eq!(relation(kernel, host), None, "{host}");
     }

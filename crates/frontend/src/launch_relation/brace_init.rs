@@ -12,7 +12,8 @@
 //! designators), not written between its declaration and the read (a
 //! field assignment, `&x` or a call that may take it by reference is a
 //! write of the whole variable), of a struct type (not a union, not
-//! rejected) whose fields are all scalars, is read: its `i`-th field is
+//! rejected, without methods, constructors or default member
+//! initialisers) whose fields are all scalars, is read: its `i`-th field is
 //! the `i`-th element, or 0 past the list's end (aggregate
 //! initialisation).
 
@@ -53,6 +54,24 @@ impl<'t> Cx<'_, 't> {
         };
         let types = &self.items.types;
         if types.unions.contains_key(&type_name) || types.rejected.contains_key(&type_name) {
+            return None;
+        }
+        // A method may change the object without a write the analysis
+        // sees (`e.setWidth(n)`).
+        // A constructor, not the list, makes the object; a default member
+        // initialiser, not 0, fills a field past the list's end.
+        let special = self
+            .items
+            .classes
+            .get(&type_name)
+            .is_some_and(|c| c.has_ctor || c.dtor.is_some() || !c.field_inits.is_empty());
+        if special
+            || self
+                .items
+                .fns
+                .iter()
+                .any(|f| f.owner.as_deref() == Some(&type_name))
+        {
             return None;
         }
         let fields = types.with_struct(&type_name, |d| {
