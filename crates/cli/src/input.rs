@@ -193,6 +193,42 @@ pub fn report_usable(loaded: &Loaded) -> bool {
     !out.has_errors() && !out.module.kernels.is_empty()
 }
 
+/// The most other source files a directory may hold for them to be read
+/// as one program with the file (a directory of many is a collection of
+/// programs, such as a test suite's).
+const MAX_COMPANIONS: usize = 16;
+
+/// The other source files of `path`'s directory (`.cu`, `.cpp`, `.cc`,
+/// `.cxx`, `.c`), sorted, when there are at most [`MAX_COMPANIONS`]: the
+/// rest of its program, whose calls of the file's functions the launch
+/// relations read. None when the directory cannot be listed.
+fn companions(path: &Path) -> Vec<PathBuf> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let own = path.file_name();
+    let mut out = Vec::new();
+    for e in entries.flatten() {
+        let p = e.path();
+        let source = p
+            .extension()
+            .and_then(|x| x.to_str())
+            .is_some_and(|x| matches!(x, "cu" | "cpp" | "cc" | "cxx" | "c"));
+        if source && p.file_name() != own && e.file_type().is_ok_and(|t| t.is_file()) {
+            out.push(p);
+            if out.len() > MAX_COMPANIONS {
+                return Vec::new();
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Reads `path` and runs the front end with `flags`; dimensions from flags
 /// override those of launches found in the file.
 pub fn load(path: &Path, flags: &KernelFlags) -> Result<Loaded> {
@@ -214,6 +250,7 @@ pub fn load_text(path: &Path, text: String, flags: &KernelFlags) -> Result<Loade
         },
         kernels: flags.kernels.clone(),
         template_args: flags.template_args.clone(),
+        companions: companions(path),
     };
     // The front end limits nesting depth; a large stack gives its recursive
     // lowering a wide margin on every platform.

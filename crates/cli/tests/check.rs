@@ -920,6 +920,74 @@ fn counters_that_only_double_or_halve_are_powers_of_two() {
     assert_eq!(code, Some(2), "{stdout}");
 }
 
+/// A kernel launched from an `extern "C"` wrapper that only the
+/// program's other file calls: that file's constants fix the wrapper's
+/// parameters (stated with its calls), and the 256x256 map is DRF. When
+/// one of its calls passes another width, nothing is fixed and the race
+/// for widths that are no multiple of 8 stays.
+#[test]
+fn a_wrapper_called_from_the_programs_other_file_takes_its_constants() {
+    let (code, stdout) = check_file("tests/programs/heightmap/heightmap_kernel.cu", &[]);
+    assert!(stdout.contains("kernel updateHeightmap: DRF"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "assuming width == 256 && height == 256 in runUpdateHeightmap from the 2 calls at tests/programs/heightmap/main.cu:14:3"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file("tests/programs/heightmap_racy/heightmap_kernel.cu", &[]);
+    assert!(stdout.contains("kernel updateHeightmap: RACY"), "{stdout}");
+    assert!(!stdout.contains("in runUpdateHeightmap from"), "{stdout}");
+    assert_eq!(code, Some(2), "{stdout}");
+}
+
+/// A folder run over the program checks both of its files: the one read
+/// for its calls is not taken to be included by the other.
+#[test]
+fn a_file_read_for_its_calls_is_still_checked_on_its_own() {
+    let out = check_command("tests/programs/heightmap/main.cu", &[])
+        .arg("tests/programs/heightmap/heightmap_kernel.cu")
+        .output()
+        .expect("invariant: the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("==> tests/programs/heightmap/heightmap_kernel.cu <=="),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("==> tests/programs/heightmap/main.cu <=="),
+        "{stdout}"
+    );
+    assert!(stdout.contains("kernel clearMap: DRF"), "{stdout}");
+    assert!(stdout.contains("kernel updateHeightmap: DRF"), "{stdout}");
+}
+
+/// A directory with more than 16 other source files is a collection of
+/// programs (a test suite), not one program: its files' calls are not
+/// read, and the heightmap kernel keeps its possible race.
+#[test]
+fn a_directory_of_many_programs_is_not_read_as_one() {
+    let dir = std::env::temp_dir().join(format!("warpsafe-companions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("invariant: the temporary directory is writable");
+    for f in ["heightmap_kernel.cu", "main.cu"] {
+        std::fs::copy(
+            workspace_root().join(format!("tests/programs/heightmap/{f}")),
+            dir.join(f),
+        )
+        .expect("invariant: the program's files exist");
+    }
+    for i in 0..16 {
+        std::fs::write(dir.join(format!("other{i}.cu")), "void f() {}\n")
+            .expect("invariant: the temporary directory is writable");
+    }
+    let kernel = dir.join("heightmap_kernel.cu");
+    let (code, stdout) = check_file(&kernel.display().to_string(), &[]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(stdout.contains("kernel updateHeightmap: RACY"), "{stdout}");
+    assert_eq!(code, Some(2), "{stdout}");
+}
+
 /// A tiled loop `for (int a = first; a <= last; a += 256)` with barriers
 /// (matrixMul's shape) is a counting loop: with a signed `a`, `last ==
 /// INT_MAX` could only end by overflowing `a` (undefined), so the barriers

@@ -74,12 +74,18 @@ pub struct Relations {
 
 /// The relations `launches` (all of the kernel's launches in the file)
 /// establish for `kernel`.
-pub fn relations(syn: &Syntax, items: &Items, kernel: &Kernel, launches: &[&Launch]) -> Relations {
+pub fn relations<'t>(
+    syn: &'t Syntax,
+    items: &Items<'t>,
+    kernel: &Kernel,
+    launches: &[&Launch<'t>],
+    companions: &[Companion<'_, 't>],
+) -> Relations {
     let mut out = Relations::default();
     let per_launch: Vec<Vec<Fact>> = launches
         .iter()
         .map(|l| {
-            let (facts, notes) = launch_facts(syn, items, kernel, l);
+            let (facts, notes) = launch_facts(syn, items, kernel, l, companions);
             for n in notes {
                 if !out.callers.contains(&n) {
                     out.callers.push(n);
@@ -151,11 +157,12 @@ pub fn relations(syn: &Syntax, items: &Items, kernel: &Kernel, launches: &[&Laun
 /// The facts one launch gives: each launch dimension and each scalar
 /// parameter expressed over the kernel's parameters, where it can be.
 /// Also the notes of the fixed parameters (`callers.rs`) they read.
-fn launch_facts(
-    syn: &Syntax,
-    items: &Items,
+fn launch_facts<'t>(
+    syn: &'t Syntax,
+    items: &Items<'t>,
     kernel: &Kernel,
-    launch: &Launch,
+    launch: &Launch<'t>,
+    companions: &[Companion<'_, 't>],
 ) -> (Vec<Fact>, Vec<(String, Span)>) {
     let Some(host) = HostFn::analyse(syn, items, launch.host) else {
         return (Vec::new(), Vec::new());
@@ -178,7 +185,7 @@ fn launch_facts(
             .unwrap_or_default(),
     };
     let mut cx = Cx::at(syn, items, &consts, &host, launch.call.start_byte());
-    let fixed = callers::fixed_params(syn, items, launch.host, 0);
+    let fixed = callers::fixed_params(syn, items, launch.host, 0, companions);
     cx.add_fixed(&host, &fixed);
     let paths = path_conditions(syn, launch.call, launch.host);
     // `if (block_size == 16)` around the launch: the host variable is 16
@@ -590,6 +597,7 @@ fn convert(e: Expr, from: ScalarTy, to: ScalarTy) -> Expr {
 
 mod brace_init;
 mod callers;
+pub(crate) use callers::{exported, Companion};
 mod odd_part;
 mod power_of_two;
 

@@ -8,6 +8,7 @@
 //! [`SourceLoader`].
 
 mod class_instance;
+mod companion;
 mod consteval;
 mod decl;
 mod host_writes;
@@ -53,6 +54,9 @@ pub struct Options {
     pub kernels: Vec<String>,
     /// Template arguments for template kernels (`--template-args`).
     pub template_args: Option<Vec<String>>,
+    /// The program's other source files (`companion.rs`), read only when a
+    /// launching function is one that only another file calls.
+    pub companions: Vec<std::path::PathBuf>,
 }
 
 /// The front end's result.
@@ -60,6 +64,9 @@ pub struct Options {
 pub struct Output {
     pub module: Module,
     pub diagnostics: Vec<Diagnostic>,
+    /// The files read as the program's other files (`companion.rs`) and
+    /// what they include: not included by the main file.
+    pub companion_files: Vec<FileId>,
 }
 
 impl Output {
@@ -88,6 +95,7 @@ pub fn compile(
         return Output {
             module: Module::default(),
             diagnostics,
+            companion_files: Vec::new(),
         };
     }
     let Some(syn) = syntax::Syntax::parse(pre.text, pre.map) else {
@@ -96,6 +104,7 @@ pub fn compile(
         return Output {
             module: Module::default(),
             diagnostics,
+            companion_files: Vec::new(),
         };
     };
     if let Some(deep) = syntax::too_deep(&syn, MAX_NESTING) {
@@ -104,6 +113,7 @@ pub fn compile(
         return Output {
             module: Module::default(),
             diagnostics,
+            companion_files: Vec::new(),
         };
     }
     let items = Items::collect(&syn);
@@ -147,8 +157,24 @@ pub fn compile(
         return Output {
             module: Module::default(),
             diagnostics,
+            companion_files: Vec::new(),
         };
     }
+    // The program's other files, when a launch is in a function that
+    // only they call.
+    let before = sources.files().count();
+    let companion_syns: Vec<syntax::Syntax> = if launches
+        .iter()
+        .any(|l| launch_relation::exported(&syn, &items, l.host))
+    {
+        companion::parse(&opts.companions, sources, &opts.preproc, loader)
+    } else {
+        Vec::new()
+    };
+    let companion_files: Vec<FileId> = sources.files().skip(before).map(|(id, _)| id).collect();
+    let companion_items: Vec<Items> = companion_syns.iter().map(Items::collect).collect();
+    let companions: Vec<launch_relation::Companion> =
+        companion_syns.iter().zip(&companion_items).collect();
     let mut module = Module::default();
     for f in kernels {
         if f.broken {
@@ -210,7 +236,15 @@ pub fn compile(
             continue;
         }
         for texts in instances {
-            match lower_one(&syn, &items, f, &texts, &launches, &from_device) {
+            match lower_one(
+                &syn,
+                &items,
+                f,
+                &texts,
+                &launches,
+                &from_device,
+                &companions,
+            ) {
                 Ok((mut kernel, warnings)) => {
                     diagnostics.extend(warnings);
                     if several {
@@ -233,6 +267,7 @@ pub fn compile(
     Output {
         module,
         diagnostics,
+        companion_files,
     }
 }
 
@@ -255,6 +290,7 @@ fn lower_one<'t>(
     texts: &[String],
     launches: &[launch::Launch<'t>],
     from_device: &[launch::DeviceLaunch],
+    companions: &[launch_relation::Companion<'_, 't>],
 ) -> Result<(warpsafe_ir::Kernel, Vec<Diagnostic>), Diagnostic> {
     // A kernel launched from device code gets launches whose arguments the
     // host never sees: only dimensions every launch, host or device,
@@ -316,7 +352,7 @@ fn lower_one<'t>(
         }
     }
     if let Some(first) = mine.first().filter(|_| device.is_empty()) {
-        let rel = launch_relation::relations(syn, items, &kernel, &mine);
+        let rel = launch_relation::relations(syn, items, &kernel, &mine, companions);
         apply_relations(&mut kernel, rel, first.span, mine.len());
     }
     if !device.is_empty() {

@@ -47,6 +47,7 @@ fn lower(path: &Path) -> (Vec<Kernel>, bool) {
         },
         kernels: flags.kernels.clone(),
         template_args: flags.template_args.clone(),
+        ..Default::default()
     };
     // The front end recurses over syntax; give it the stack the CLI gives.
     let out = std::thread::Builder::new()

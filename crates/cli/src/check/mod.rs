@@ -302,8 +302,10 @@ fn included_files(u: &Unit) -> std::collections::HashSet<PathBuf> {
     let mut out = std::collections::HashSet::new();
     let Ok(l) = &u.loaded else { return out };
     let main = std::fs::canonicalize(&u.path).ok();
-    for (_, f) in l.sources.files() {
-        if f.builtin {
+    for (id, f) in l.sources.files() {
+        // The program's other files are read for their calls, not
+        // included.
+        if f.builtin || l.output.companion_files.contains(&id) {
             continue;
         }
         if let Ok(p) = std::fs::canonicalize(&f.name) {

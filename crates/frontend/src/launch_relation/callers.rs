@@ -22,6 +22,7 @@ use crate::launch::{host_consts, HostConsts};
 use crate::syntax::{named_children, Syntax};
 use std::collections::HashMap;
 use tree_sitter::Node;
+use warpsafe_ir::ScalarTy;
 use warpsafe_source::Span;
 
 /// How many callers up a fixed parameter is followed.
@@ -55,13 +56,21 @@ impl Fixed {
     }
 }
 
+/// Another source file of the program (`companion.rs`): its syntax and
+/// items.
+pub(crate) type Companion<'c, 't> = (&'c Syntax, &'c Items<'t>);
+
 /// The by-value integer parameters of host function `def` to which every
-/// call in the file passes one constant, by name.
+/// call in the file passes one constant, by name. A function the file
+/// never calls and does not declare `static` is looked for in the
+/// `companions` that declare it without defining it (an `extern "C"`
+/// wrapper that the program's `main.cpp` calls).
 pub(super) fn fixed_params<'t>(
     syn: &'t Syntax,
-    items: &Items<'t>,
+    items: &'t Items<'t>,
     def: Node<'t>,
     depth: u32,
+    companions: &[Companion<'t, 't>],
 ) -> HashMap<String, Fixed> {
     let mut out = HashMap::new();
     if depth >= MAX_CALLERS {
@@ -80,28 +89,67 @@ pub(super) fn fixed_params<'t>(
     let Some(calls) = calls_of(syn, name, params.len()) else {
         return out;
     };
-    if calls.is_empty() {
+    // The calls with the file (and items) they are in.
+    let mut sites: Vec<(Companion<'t, 't>, Node<'t>, Node<'t>)> = calls
+        .iter()
+        .map(|(call, caller)| ((syn, items), *call, *caller))
+        .collect();
+    if sites.is_empty() {
+        let exported = only.is_some_and(|f| !f.quals.static_ && f.ns.is_empty());
+        if !exported {
+            return out;
+        }
+        for &(csyn, citems) in companions {
+            // A companion that defines the name has its own function.
+            if citems.fns.iter().any(|f| f.name == name) {
+                return out;
+            }
+            let Some(ccalls) = calls_of(csyn, name, params.len()) else {
+                return out;
+            };
+            if !ccalls.is_empty() && !citems.prototypes.iter().any(|(p, _)| p == name) {
+                return out;
+            }
+            sites.extend(ccalls.into_iter().map(|(c, d)| ((csyn, citems), c, d)));
+        }
+    }
+    if sites.is_empty() {
         return out;
     }
     // Each caller's analysis, built once.
-    let mut callers: Vec<(Node<'t>, Option<Caller<'_, 't>>)> = Vec::new();
+    let mut callers: Vec<(usize, Option<Caller<'t, 't>>)> = Vec::new();
     for (i, p) in params.iter().enumerate() {
         let Some(pname) = plain_integer_param(syn, items, *p) else {
             continue;
         };
+        let Some(pty) = p
+            .child_by_field_name("type")
+            .and_then(|t| scalar_of_type(syn, items, t))
+        else {
+            continue;
+        };
         let mut value = None;
-        for (call, caller_def) in &calls {
-            let caller = match callers.iter().position(|(d, _)| d == caller_def) {
-                Some(k) => &callers[k].1,
+        for (k, ((csyn, citems), call, caller_def)) in sites.iter().enumerate() {
+            // Callers are compared by site: nodes of two trees are never
+            // the same caller.
+            let first = sites
+                .iter()
+                .position(|((s, _), _, d)| std::ptr::eq(*s, *csyn) && d == caller_def)
+                .unwrap_or(k);
+            let caller = match callers.iter().position(|(f, _)| *f == first) {
+                Some(j) => &callers[j].1,
                 None => {
-                    let c = Caller::analyse(syn, items, *caller_def, depth);
-                    callers.push((*caller_def, c));
+                    // A caller in a companion is followed in its own file.
+                    let own = std::ptr::eq(*csyn, syn);
+                    let more = if own { companions } else { &[][..] };
+                    let c = Caller::analyse(csyn, citems, *caller_def, depth, more);
+                    callers.push((first, c));
                     &callers.last().expect("invariant: just pushed").1
                 }
             };
             let v = caller
                 .as_ref()
-                .and_then(|c| c.constant_arg(syn, items, *call, i, *p));
+                .and_then(|c| c.constant_arg(csyn, citems, *call, i, pty));
             if v.is_none() || (value.is_some() && value != v) {
                 value = None;
                 break;
@@ -109,18 +157,40 @@ pub(super) fn fixed_params<'t>(
             value = v;
         }
         if let Some(value) = value {
+            let ((csyn, _), first_call, _) = sites[0];
             out.insert(
                 pname.to_string(),
                 Fixed {
                     value,
                     function: name.to_string(),
-                    call: syn.span(calls[0].0),
-                    calls: calls.len(),
+                    call: csyn.span(first_call),
+                    calls: sites.len(),
                 },
             );
         }
     }
     out
+}
+
+/// Whether the launching function `def` is one that only another file
+/// calls: a free function the file never calls and does not declare
+/// `static` (its companions are then worth reading).
+pub(crate) fn exported<'t>(syn: &'t Syntax, items: &Items<'t>, def: Node<'t>) -> bool {
+    let Some((name, params)) = signature(syn, def) else {
+        return false;
+    };
+    let mut defs = items.fns.iter().filter(|f| f.name == name);
+    let only = defs.next();
+    defs.next().is_none()
+        && only.is_some_and(|f| {
+            f.def == def
+                && f.owner.is_none()
+                && f.template.is_empty()
+                && !f.quals.static_
+                && f.ns.is_empty()
+                && name != "main"
+        })
+        && calls_of(syn, name, params.len()).is_some_and(|c| c.is_empty())
 }
 
 /// A free function's plain name and its parameter declarations.
@@ -193,7 +263,13 @@ struct Caller<'a, 't> {
 }
 
 impl<'a, 't> Caller<'a, 't> {
-    fn analyse(syn: &'t Syntax, items: &'a Items<'t>, def: Node<'t>, depth: u32) -> Option<Self> {
+    fn analyse(
+        syn: &'t Syntax,
+        items: &'a Items<'t>,
+        def: Node<'t>,
+        depth: u32,
+        companions: &[Companion<'a, 't>],
+    ) -> Option<Self> {
         Some(Caller {
             host: HostFn::analyse(syn, items, def)?,
             consts: HostConsts {
@@ -203,22 +279,21 @@ impl<'a, 't> Caller<'a, 't> {
                     .map(|b| host_consts(syn, items, b))
                     .unwrap_or_default(),
             },
-            fixed: fixed_params(syn, items, def, depth + 1),
+            fixed: fixed_params(syn, items, def, depth + 1, companions),
         })
     }
 
-    /// The constant that `call` passes as parameter `i` (declared as
-    /// `param`), converted to the parameter's type.
+    /// The constant that `call` passes as parameter `i` (of type `pty`),
+    /// converted to the parameter's type.
     fn constant_arg(
         &self,
         syn: &'t Syntax,
         items: &Items<'t>,
         call: Node<'t>,
         i: usize,
-        param: Node<'t>,
+        pty: ScalarTy,
     ) -> Option<i128> {
         let arg = *named_children(call.child_by_field_name("arguments")?).get(i)?;
-        let pty = scalar_of_type(syn, items, param.child_by_field_name("type")?)?;
         let mut cx = Cx::at(syn, items, &self.consts, &self.host, call.start_byte());
         cx.add_fixed(&self.host, &self.fixed);
         let (e, ty) = cx.tr(arg, 0)?;
