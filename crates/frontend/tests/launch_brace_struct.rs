@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::lower;
+use common::first_relation;
 
 const TYPES: &str = "struct Ext { unsigned w; unsigned h; unsigned d; };\n\
      struct Ptr { unsigned w; float *p; };\n\
@@ -17,16 +17,9 @@ const TYPES: &str = "struct Ext { unsigned w; unsigned h; unsigned d; };\n\
 /// The launch relation of the first kernel of `kernels` launched by
 /// `host` (the body of `void run(float *out, unsigned n)`).
 fn relation(kernels: &str, host: &str) -> Option<String> {
-    let (kernels, messages) = lower(&format!(
+    first_relation(&format!(
         "{TYPES}{kernels}\nvoid run(float *out, unsigned n) {{ {host} }}\n"
-    ));
-    let k = kernels
-        .first()
-        .unwrap_or_else(|| panic!("no kernel: {messages:?}"));
-    k.launch
-        .relation
-        .as_ref()
-        .map(|r| warpsafe_ir::print_expr(k, r))
+    ))
 }
 
 const BY_VALUE: &str = "__global__ void k(Ext e, float *o) { o[threadIdx.x % e.w] = e.h + e.d; }";

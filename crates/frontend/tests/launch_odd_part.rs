@@ -5,23 +5,16 @@
 
 mod common;
 
-use common::lower;
+use common::first_relation;
 
 const KERNEL: &str =
     "__global__ void k(unsigned *d, unsigned size) { d[threadIdx.x & (size - 1)] = 0; }\n";
 
 /// The launch relation of `k` launched after `helper` and `host`'s body.
 fn relation(helper: &str, host: &str) -> Option<String> {
-    let (kernels, messages) = lower(&format!(
+    first_relation(&format!(
         "{KERNEL}{helper}\nvoid run(unsigned *d, unsigned n) {{ {host} k<<<1, 256>>>(d, n); }}\n"
-    ));
-    let k = kernels
-        .first()
-        .unwrap_or_else(|| panic!("no kernel: {messages:?}"));
-    k.launch
-        .relation
-        .as_ref()
-        .map(|r| warpsafe_ir::print_expr(k, r))
+    ))
 }
 
 /// `odd(size) == 1` read as the power-of-two test it is.

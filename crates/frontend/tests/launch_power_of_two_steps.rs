@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::lower;
+use common::first_relation;
 
 const KERNEL: &str = "__global__ void k(unsigned *d, unsigned stride, int half) \
      { d[threadIdx.x & (stride - 1)] = half; }\n";
@@ -14,16 +14,9 @@ const KERNEL: &str = "__global__ void k(unsigned *d, unsigned stride, int half) 
 /// The launch relation of `k` launched as `launch` after `host`'s body,
 /// in a host function with parameters `unsigned n, int m`.
 fn relation(host: &str, launch: &str) -> Option<String> {
-    let (kernels, messages) = lower(&format!(
+    first_relation(&format!(
         "{KERNEL}int g = 3;\nvoid run(unsigned *d, unsigned n, int m) {{ {host} {launch} }}\n"
-    ));
-    let k = kernels
-        .first()
-        .unwrap_or_else(|| panic!("no kernel: {messages:?}"));
-    k.launch
-        .relation
-        .as_ref()
-        .map(|r| warpsafe_ir::print_expr(k, r))
+    ))
 }
 
 const STRIDE: &str = "(stride & stride - 1u) == 0u";

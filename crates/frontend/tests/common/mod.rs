@@ -23,3 +23,17 @@ pub fn lower(text: &str) -> (Vec<Kernel>, Vec<String>) {
     let messages = out.diagnostics.iter().map(|d| d.message.clone()).collect();
     (out.module.kernels, messages)
 }
+
+/// The launch relation of the first kernel of `text`, printed; `None`
+/// when its launches give none.
+#[allow(dead_code)] // Not every test file reads relations.
+pub fn first_relation(text: &str) -> Option<String> {
+    let (kernels, messages) = lower(text);
+    let k = kernels
+        .first()
+        .unwrap_or_else(|| panic!("no kernel: {messages:?}"));
+    k.launch
+        .relation
+        .as_ref()
+        .map(|r| warpsafe_ir::print_expr(k, r))
+}
