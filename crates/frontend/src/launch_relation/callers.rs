@@ -95,7 +95,7 @@ pub(super) fn fixed_params<'t>(
         .map(|(call, caller)| ((syn, items), *call, *caller))
         .collect();
     if sites.is_empty() {
-        let exported = only.is_some_and(|f| !f.quals.static_ && f.ns.is_empty());
+        let exported = only.is_some_and(|f| external(f));
         if !exported {
             return out;
         }
@@ -183,14 +183,24 @@ pub(crate) fn exported<'t>(syn: &'t Syntax, items: &Items<'t>, def: Node<'t>) ->
     let only = defs.next();
     defs.next().is_none()
         && only.is_some_and(|f| {
-            f.def == def
-                && f.owner.is_none()
-                && f.template.is_empty()
-                && !f.quals.static_
-                && f.ns.is_empty()
-                && name != "main"
+            f.def == def && f.owner.is_none() && f.template.is_empty() && external(f)
         })
+        && name != "main"
         && calls_of(syn, name, params.len()).is_some_and(|c| c.is_empty())
+}
+
+/// Whether another file can call `f` by its plain name: not `static`, in
+/// no namespace (a named one needs qualification, an anonymous one gives
+/// internal linkage).
+fn external(f: &crate::items::FnItem) -> bool {
+    let mut n = f.def.parent();
+    while let Some(p) = n {
+        if p.kind() == "namespace_definition" {
+            return false;
+        }
+        n = p.parent();
+    }
+    !f.quals.static_ && f.ns.is_empty()
 }
 
 /// A free function's plain name and its parameter declarations.
