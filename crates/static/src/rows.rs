@@ -181,6 +181,17 @@ fn multiplicands(s: &Sym, ty: ScalarTy) -> Option<(Vec<&Sym>, Vec<Op<'_>>)> {
     matches!(s, Sym::Binary(BinOp::Mul, t, _, _) if *t == ty).then(|| flatten(s, BinOp::Mul, ty))
 }
 
+/// `s` without the casts around it that keep every value.
+fn unwiden(mut s: &Sym) -> &Sym {
+    while let Sym::Cast(to, inner) = s {
+        if !widens(inner.ty(), *to) {
+            break;
+        }
+        s = inner;
+    }
+    s
+}
+
 /// The factored rows of `index`: its top-level sum (through widening
 /// casts) grouped by each factor of its products, where `split` does not
 /// already read it so (two products share the factor, or the sum has more
@@ -188,13 +199,7 @@ fn multiplicands(s: &Sym, ty: ScalarTy) -> Option<(Vec<&Sym>, Vec<Op<'_>>)> {
 /// A factor may sit deep in a product: `w * 16 * by + w * ty + 16 * bx +
 /// tx` is the row `16 * by + ty` of width `w` at column `16 * bx + tx`.
 fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
-    let mut sum = index;
-    while let Sym::Cast(to, inner) = sum {
-        if !widens(inner.ty(), *to) {
-            break;
-        }
-        sum = inner;
-    }
+    let sum = unwiden(index);
     let Sym::Binary(BinOp::Add, ty, _, _) = sum else {
         return Vec::new();
     };
@@ -204,15 +209,6 @@ fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
     }
     let (summands, adds) = summands(sum);
     // A product may be widened too (`(i64)(8 * i * pitch)`).
-    fn unwiden(mut s: &Sym) -> &Sym {
-        while let Sym::Cast(to, inner) = s {
-            if !widens(inner.ty(), *to) {
-                break;
-            }
-            s = inner;
-        }
-        s
-    }
     fn product(s: &Sym) -> Option<(ScalarTy, &Sym, &Sym)> {
         match unwiden(s) {
             Sym::Binary(BinOp::Mul, t, p, q) if t.is_integer() => Some((*t, &**p, &**q)),

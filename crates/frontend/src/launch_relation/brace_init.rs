@@ -8,14 +8,14 @@
 //! kernel's flattened parameter its value.
 //!
 //! **Invariant:** only a local of the launching function (the declaration
-//! visible at the read) declared with a brace list of plain expressions (no nested braces, no
-//! designators), not written between its declaration and the read (a
-//! field assignment, `&x` or a call that may take it by reference is a
-//! write of the whole variable), of a struct type (not a union, not
-//! rejected, without methods, constructors or default member
-//! initialisers) whose fields are all scalars, is read: its `i`-th field is
-//! the `i`-th element, or 0 past the list's end (aggregate
-//! initialisation).
+//! visible at the read) declared with a brace list of plain expressions
+//! (no nested braces, no designators), not written between its
+//! declaration and the read (a field assignment, `&x` or a call that may
+//! take it by reference is a write of the whole variable), of a struct
+//! type (not a union, not rejected, without methods, constructors or
+//! default member initialisers) whose fields are all scalars, is read:
+//! its `i`-th field is the `i`-th element, or 0 past the list's end
+//! (aggregate initialisation).
 
 use super::Cx;
 use crate::syntax::named_children;
@@ -56,10 +56,10 @@ impl<'t> Cx<'_, 't> {
         if types.unions.contains_key(&type_name) || types.rejected.contains_key(&type_name) {
             return None;
         }
-        // A method may change the object without a write the analysis
-        // sees (`e.setWidth(n)`).
         // A constructor, not the list, makes the object; a default member
-        // initialiser, not 0, fills a field past the list's end.
+        // initialiser, not 0, fills a field past the list's end; a method
+        // may change the object without a write the analysis sees
+        // (`e.setWidth(n)`).
         let special = self
             .items
             .classes

@@ -76,16 +76,9 @@ pub(super) fn fixed_params<'t>(
     if depth >= MAX_CALLERS {
         return out;
     }
-    let Some((name, params)) = signature(syn, def) else {
+    let Some((name, params, only)) = sole_free_function(syn, items, def) else {
         return out;
     };
-    let mut defs = items.fns.iter().filter(|f| f.name == name);
-    let only = defs.next();
-    if defs.next().is_some()
-        || !only.is_some_and(|f| f.def == def && f.owner.is_none() && f.template.is_empty())
-    {
-        return out;
-    }
     let Some(calls) = calls_of(syn, name, params.len()) else {
         return out;
     };
@@ -95,8 +88,7 @@ pub(super) fn fixed_params<'t>(
         .map(|(call, caller)| ((syn, items), *call, *caller))
         .collect();
     if sites.is_empty() {
-        let exported = only.is_some_and(|f| external(f));
-        if !exported {
+        if !external(only) {
             return out;
         }
         for &(csyn, citems) in companions {
@@ -176,17 +168,25 @@ pub(super) fn fixed_params<'t>(
 /// calls: a free function the file never calls and does not declare
 /// `static` (its companions are then worth reading).
 pub(crate) fn exported<'t>(syn: &'t Syntax, items: &Items<'t>, def: Node<'t>) -> bool {
-    let Some((name, params)) = signature(syn, def) else {
-        return false;
-    };
+    sole_free_function(syn, items, def).is_some_and(|(name, params, only)| {
+        external(only)
+            && name != "main"
+            && calls_of(syn, name, params.len()).is_some_and(|c| c.is_empty())
+    })
+}
+
+/// The name, parameter declarations and item of `def` when it is the
+/// file's only function of its name, free and not a template.
+fn sole_free_function<'a, 't>(
+    syn: &'t Syntax,
+    items: &'a Items<'t>,
+    def: Node<'t>,
+) -> Option<(&'t str, Vec<Node<'t>>, &'a crate::items::FnItem<'t>)> {
+    let (name, params) = signature(syn, def)?;
     let mut defs = items.fns.iter().filter(|f| f.name == name);
-    let only = defs.next();
-    defs.next().is_none()
-        && only.is_some_and(|f| {
-            f.def == def && f.owner.is_none() && f.template.is_empty() && external(f)
-        })
-        && name != "main"
-        && calls_of(syn, name, params.len()).is_some_and(|c| c.is_empty())
+    let only = defs.next()?;
+    (defs.next().is_none() && only.def == def && only.owner.is_none() && only.template.is_empty())
+        .then_some((name, params, only))
 }
 
 /// Whether another file can call `f` by its plain name: not `static`, in

@@ -59,6 +59,14 @@ pub(super) fn converts(from: ScalarTy, to: ScalarTy) -> bool {
 }
 
 impl<'t> Cx<'_, 't> {
+    /// The type of `n` when it is a constant power of two (a divisor or
+    /// factor that keeps the property).
+    fn power_of_two_constant(&self, n: Node<'t>) -> Option<ScalarTy> {
+        eval_typed(self.syn, n, self)
+            .filter(|(v, ty)| ty.is_integer() && *v != 0 && power_of_two_or_zero_value(*v))
+            .map(|(_, ty)| ty)
+    }
+
     /// The type of `n` when its value is surely a power of two or zero,
     /// and not negative (see the module's invariant).
     pub(super) fn power_of_two_or_zero(&self, n: Node<'t>, depth: u32) -> Option<ScalarTy> {
@@ -82,11 +90,7 @@ impl<'t> Cx<'_, 't> {
             "binary_expression" => {
                 let op = syn.text(child("operator")?);
                 let (left, right) = (child("left")?, child("right")?);
-                let constant = |m: Node<'t>| {
-                    eval_typed(syn, m, self)
-                        .filter(|(v, ty)| ty.is_integer() && *v >= 1 && v & (v - 1) == 0)
-                        .map(|(_, ty)| ty)
-                };
+                let constant = |m: Node<'t>| self.power_of_two_constant(m);
                 match op {
                     // `x >> k` of a value that is not negative is `x /
                     // 2^k`; the shift amount is any value.
@@ -126,8 +130,7 @@ impl<'t> Cx<'_, 't> {
         let name = self.syn.text(read);
         let var = self.host.var(name)?;
         // The name read is this local, not a file-scope variable.
-        let at = read.start_byte();
-        if !(var.decl < at && var.scope.0 <= at && at < var.scope.1) {
+        if self.host.var_at(name, read.start_byte()).map(|v| v.decl) != Some(var.decl) {
             return None;
         }
         let ty = var.scalar.filter(|t| t.is_integer())?;
@@ -149,10 +152,7 @@ impl<'t> Cx<'_, 't> {
                 let op = a
                     .child_by_field_name("operator")
                     .map_or("", |o| self.syn.text(o));
-                let power = || {
-                    eval_typed(self.syn, right, self)
-                        .is_some_and(|(v, t)| t.is_integer() && v >= 1 && v & (v - 1) == 0)
-                };
+                let power = || self.power_of_two_constant(right).is_some();
                 match op {
                     "=" => keeps(right),
                     ">>=" => true,
