@@ -104,14 +104,14 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
         let Some(body) = f.def.child_by_field_name("body") else {
             continue;
         };
-        let env = HostConsts {
-            items,
-            locals: host_consts(syn, items, body),
-        };
         let values = HostValues::analyse(syn, items, f.def);
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
             if n.kind() == "call_expression" {
+                let env = HostConsts {
+                    items,
+                    locals: host_consts(syn, items, body, n.start_byte()),
+                };
                 if let Some(l) = launch_of(syn, &env, &values, n, f.def) {
                     if is_kernel(&l.kernel) {
                         out.push(l);
@@ -426,17 +426,25 @@ impl ConstEnv for HostConsts<'_, '_> {
     }
 }
 
-/// `const int n = 1 << 20;` in a host function, in order of appearance.
+/// `const int n = 1 << 20;` in a host function, in order of appearance:
+/// those declared before `at` in a block that encloses it, so that `const
+/// unsigned BM = 128;` and `const unsigned BM = 64;` in the two branches of
+/// an `if` are each read in their own branch (an inner declaration comes
+/// after the outer one it hides, and overrides it).
 pub(crate) fn host_consts(
     syn: &Syntax,
     items: &Items,
     body: Node,
+    at: usize,
 ) -> std::collections::HashMap<String, i128> {
     let mut out = std::collections::HashMap::new();
     let mut decls = Vec::new();
     let mut stack = vec![body];
     while let Some(n) = stack.pop() {
-        if n.kind() == "declaration" && crate::decl::quals(syn, n).const_ {
+        let visible = n.start_byte() < at
+            && n.parent()
+                .is_some_and(|p| p.start_byte() <= at && at < p.end_byte());
+        if n.kind() == "declaration" && visible && crate::decl::quals(syn, n).const_ {
             decls.push(n);
         }
         let mut c = n.walk();

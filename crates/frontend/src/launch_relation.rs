@@ -181,7 +181,7 @@ fn launch_facts<'t>(
         locals: launch
             .host
             .child_by_field_name("body")
-            .map(|b| host_consts(syn, items, b))
+            .map(|b| host_consts(syn, items, b, launch.call.start_byte()))
             .unwrap_or_default(),
     };
     let mut cx = Cx::at(syn, items, &consts, &host, launch.call.start_byte());

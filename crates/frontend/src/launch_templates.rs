@@ -26,7 +26,7 @@ pub fn launch_arg_lists(syn: &Syntax, items: &Items, l: &Launch) -> Option<Vec<V
     // before `k<T, 1024 / g><<<...>>>`) by value.
     let locals = host
         .and_then(|h| h.def.child_by_field_name("body"))
-        .map(|b| crate::launch::host_consts(syn, items, b))
+        .map(|b| crate::launch::host_consts(syn, items, b, l.call.start_byte()))
         .unwrap_or_default();
     let written: Vec<String> = written
         .iter()

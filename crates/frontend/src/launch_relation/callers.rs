@@ -268,7 +268,8 @@ fn plain_integer_param<'t>(syn: &'t Syntax, items: &Items, p: Node<'t>) -> Optio
 /// What a calling function's translation needs.
 struct Caller<'a, 't> {
     host: HostFn<'t>,
-    consts: HostConsts<'a, 't>,
+    items: &'a Items<'t>,
+    body: Option<Node<'t>>,
     fixed: HashMap<String, Fixed>,
 }
 
@@ -282,13 +283,8 @@ impl<'a, 't> Caller<'a, 't> {
     ) -> Option<Self> {
         Some(Caller {
             host: HostFn::analyse(syn, items, def)?,
-            consts: HostConsts {
-                items,
-                locals: def
-                    .child_by_field_name("body")
-                    .map(|b| host_consts(syn, items, b))
-                    .unwrap_or_default(),
-            },
+            items,
+            body: def.child_by_field_name("body"),
             fixed: fixed_params(syn, items, def, depth + 1, companions),
         })
     }
@@ -304,7 +300,14 @@ impl<'a, 't> Caller<'a, 't> {
         pty: ScalarTy,
     ) -> Option<i128> {
         let arg = *named_children(call.child_by_field_name("arguments")?).get(i)?;
-        let mut cx = Cx::at(syn, items, &self.consts, &self.host, call.start_byte());
+        let consts = HostConsts {
+            items: self.items,
+            locals: self
+                .body
+                .map(|b| host_consts(syn, items, b, call.start_byte()))
+                .unwrap_or_default(),
+        };
+        let mut cx = Cx::at(syn, items, &consts, &self.host, call.start_byte());
         cx.add_fixed(&self.host, &self.fixed);
         let (e, ty) = cx.tr(arg, 0)?;
         super::fold(&super::convert(e, ty, pty)).map(|v| pty.wrap(v))
