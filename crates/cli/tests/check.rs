@@ -942,6 +942,37 @@ fn a_wrapper_called_from_the_programs_other_file_takes_its_constants() {
     assert_eq!(code, Some(2), "{stdout}");
 }
 
+/// Kernels compiled at run time and launched by name through the driver
+/// API from the program's other file: each takes the block of the launch
+/// that looked it up (`if (bs == 16) cuModuleGetFunction(..., "transpose16")`)
+/// and the grid's relation to the width, and both are DRF. When the host
+/// mixes the names up, the 16x16 tile is launched with 32x32 blocks and
+/// its race is provable.
+#[test]
+fn a_kernel_launched_by_name_through_the_driver_api_takes_that_launch() {
+    let (code, stdout) = check_file("tests/programs/nvrtc_tiles/tiles_kernel.cu", &[]);
+    assert!(stdout.contains("kernel transpose16: DRF"), "{stdout}");
+    assert!(stdout.contains("kernel transpose32: DRF"), "{stdout}");
+    assert!(
+        stdout.contains("launch: blockDim=(16,16,1), gridDim=(any,any,1) (gridDim.z and blockDim from the launch at tests/programs/nvrtc_tiles/main.cpp:17:19"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "gridDim.x == (u32)(width / 32) && gridDim.y == (u32)(width / 32) from the launch at"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file("tests/programs/nvrtc_tiles_racy/tiles_kernel.cu", &[]);
+    assert!(stdout.contains("kernel transpose16: RACY"), "{stdout}");
+    assert!(
+        stdout.contains("race on `tile` (shared) between threads of one block [provable]"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(1), "{stdout}");
+}
+
 /// A folder run over the program checks both of its files: the one read
 /// for its calls is not taken to be included by the other.
 #[test]

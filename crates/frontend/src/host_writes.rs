@@ -1,7 +1,8 @@
 //! What the launching function writes, and where (for launch relations,
 //! issue 9): a read of a host variable at one point sees the value it had
 //! at another when no write can run between the two. Writes are
-//! assignments, increments, `&x` passed to a call or kept, references
+//! assignments, increments, `&x` passed to a call or kept (not in the
+//! argument array of a launch through an API, `launch_args.rs`), references
 //! bound to `x`, `std::cin >> x`, and bare arguments of calls that may take
 //! them by non-const reference; with any `goto` every write may run at any
 //! time, and a lambda (captures by reference are not tracked) makes the
@@ -65,8 +66,9 @@ pub(crate) struct HostVar<'t> {
     pub(crate) scalar: Option<ScalarTy>,
     /// `dim3` declared by value.
     pub(crate) dim3: bool,
-    /// `dim3` declared by value or by `const` reference: its components
-    /// are `unsigned int` values that only writes to the name change.
+    /// `dim3` declared by value, by `const` reference or as a reference
+    /// parameter: its components are `unsigned int` values that only
+    /// writes to the name change.
     pub(crate) dim3_value: bool,
     pub(crate) init: Option<Node<'t>>,
     /// Where the declaration starts.
@@ -192,6 +194,23 @@ impl<'t> HostFn<'t> {
         let mut assigns: HashMap<String, Vec<Node<'t>>> = HashMap::new();
         let mut goto = false;
         let mut loops = Vec::new();
+        // The brace lists of launch-argument arrays (`launch_args.rs`):
+        // the launch reads through their `&x`, and writes none.
+        let arg_lists: Vec<usize> = crate::launch_args::arg_arrays(syn, def)
+            .iter()
+            .map(|a| a.list.id())
+            .collect();
+        let in_arg_list = |n: Node| {
+            let mut n = n;
+            while let Some(p) = n.parent() {
+                match p.kind() {
+                    "cast_expression" | "parenthesized_expression" => n = p,
+                    "initializer_list" => return arg_lists.contains(&p.id()),
+                    _ => return false,
+                }
+            }
+            false
+        };
         let mut stack = vec![def];
         while let Some(n) = stack.pop() {
             let pos = n.start_byte();
@@ -227,6 +246,7 @@ impl<'t> HostFn<'t> {
                         }
                         if let Some(i) = init
                             .filter(|i| matches!(i.kind(), "argument_list" | "initializer_list"))
+                            .filter(|i| !arg_lists.contains(&i.id()))
                         {
                             if !dim3 && scalar.is_none() {
                                 // Constructors of other classes may take
@@ -237,8 +257,12 @@ impl<'t> HostFn<'t> {
                         let Some(name) = declarator_name(syn, target) else {
                             continue;
                         };
+                        // A reference parameter aliases the caller's
+                        // value, which this function changes only through
+                        // the name (`dim3 &dimsA`); a reference local may
+                        // alias a local written under its own name.
                         let const_ref = target.kind() == "reference_declarator"
-                            && crate::decl::quals(syn, n).const_;
+                            && (crate::decl::quals(syn, n).const_ || n.kind() != "declaration");
                         vars.entry(name.to_string()).or_default().push(HostVar {
                             scalar: scalar.filter(|_| plain),
                             dim3: dim3 && plain,
@@ -271,7 +295,7 @@ impl<'t> HostFn<'t> {
                         write(&mut writes, b, pos);
                     }
                 }
-                "pointer_expression" if syn.text(n).starts_with('&') => {
+                "pointer_expression" if syn.text(n).starts_with('&') && !in_arg_list(n) => {
                     if let Some(b) = n
                         .child_by_field_name("argument")
                         .and_then(|a| base_name(syn, a))
@@ -410,10 +434,12 @@ const BY_VALUE: &[&str] = &[
     "cudaMemcpy2D",
     "cudaFree",
     // Kernel launches through the API: the dimensions by value, the kernel's
-    // arguments behind `void **` (their addresses are taken with `&`, which
-    // counts as a write anyway).
+    // arguments behind `void **` (their addresses are taken with `&`, a
+    // write unless in a launch-argument array, `launch_args.rs`).
     "cudaLaunchKernel",
     "cudaLaunchCooperativeKernel",
+    "cuLaunchKernel",
+    "cuLaunchCooperativeKernel",
     // `std::min`/`std::max` take `const T&`, the math functions values.
     "min",
     "max",

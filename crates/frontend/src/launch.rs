@@ -26,13 +26,21 @@ pub struct Launch<'t> {
     pub call: Node<'t>,
     /// The host function's `function_definition` the launch is in.
     pub host: Node<'t>,
-    /// The call's `arguments` are the kernel's (`k<<<g, b>>>(a, n)`); not
-    /// for `cudaLaunchCooperativeKernel((void *)k, g, b, args, smem, s)`,
-    /// whose kernel arguments are behind an array of pointers.
-    pub kernel_args: bool,
+    /// The kernel's arguments as host expressions: the call's
+    /// (`k<<<g, b>>>(a, n)`), or what the argument array of a launch
+    /// through an API points to (`launch_args.rs`); `None` when they are
+    /// not known.
+    pub args: Option<Vec<Node<'t>>>,
     /// The grid, the block and (when given) the shared memory size, as
-    /// written in the launch.
+    /// written in the launch (`dim3` values).
     pub config: Vec<Node<'t>>,
+    /// The grid's and the block's components, for a launch through the
+    /// driver API, which passes them one by one (`launch_driver.rs`).
+    pub components: Option<[[Node<'t>; 3]; 2]>,
+    /// Conditions that held where the launched function was chosen
+    /// (`if (bs == 16) cuModuleGetFunction(&f, m, "k16")`), read as the
+    /// launch's own path conditions are.
+    pub selection: Vec<crate::launch_path::PathCond<'t>>,
     /// The template argument lists the launch gives its kernel (see
     /// [`crate::launch_templates`]), once computed; `None` for a launch
     /// that writes none.
@@ -211,18 +219,22 @@ fn launch_of<'t>(
     host: Node<'t>,
 ) -> Option<Launch<'t>> {
     // The kernel, and the grid, the block and the shared memory size.
-    let (kernel, config, kernel_args) = match named_children(call)
+    let (kernel, config, args) = match named_children(call)
         .into_iter()
         .find(|c| c.kind() == "kernel_call_syntax")
     {
         Some(c) => (
             call.child_by_field_name("function")?,
             named_children(c),
-            true,
+            Some(named_children(call.child_by_field_name("arguments")?)),
         ),
         None => {
             let (kernel, config) = api_launch(syn, call)?;
-            (kernel, config, false)
+            (
+                kernel,
+                config,
+                crate::launch_args::api_args(syn, host, call),
+            )
         }
     };
     let (name, targs) = match kernel.kind() {
@@ -254,8 +266,10 @@ fn launch_of<'t>(
         span: syn.span(call),
         call,
         host,
-        kernel_args,
+        args,
         config,
+        components: None,
+        selection: Vec::new(),
         arg_lists: None,
     })
 }
@@ -263,7 +277,7 @@ fn launch_of<'t>(
 /// `cudaLaunchCooperativeKernel((void *)k, grid, block, args, smem, stream)`
 /// and `cudaLaunchKernel(...)` (same arguments): the kernel's name node and
 /// the grid, block and shared memory size arguments. The kernel's own
-/// arguments (behind `void **`) are not read.
+/// arguments (behind `void **`) are read by `launch_args.rs`.
 fn api_launch<'t>(syn: &Syntax, call: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>)> {
     let f = call.child_by_field_name("function")?;
     let api = syn.text(f).rsplit("::").next()?;
@@ -309,7 +323,7 @@ fn api_launch<'t>(syn: &Syntax, call: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t
 
 /// A launch dimension: an integer, `dim3(a, b, c)`, or a local whose
 /// initialiser is one and that nothing writes before the launch (`at`).
-fn dim_value(
+pub(crate) fn dim_value(
     syn: &Syntax,
     items: &dyn ConstEnv,
     values: &HostValues,

@@ -31,6 +31,25 @@ pub(crate) enum PathCond<'t> {
     Case { value: Node<'t>, label: Node<'t> },
 }
 
+impl PathCond<'_> {
+    /// Whether both are the same condition of the same statement.
+    pub(crate) fn same(&self, other: &PathCond) -> bool {
+        match (self, other) {
+            (
+                PathCond::Holds { cond, negated },
+                PathCond::Holds {
+                    cond: c,
+                    negated: n,
+                },
+            ) => cond.id() == c.id() && negated == n,
+            (PathCond::Case { value, label }, PathCond::Case { value: v, label: l }) => {
+                value.id() == v.id() && label.id() == l.id()
+            }
+            _ => false,
+        }
+    }
+}
+
 /// The conditions under which control reaches `launch` in `host` (a
 /// function definition).
 pub(crate) fn path_conditions<'t>(

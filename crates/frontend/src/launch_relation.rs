@@ -10,7 +10,8 @@
 //! Invariant: a relation is built only from host values that cannot change
 //! between the computation of the dimensions and the launch: constants,
 //! and by-value locals and parameters of the launching function that are
-//! declared once and never assigned, incremented, address-taken, bound to
+//! declared once and never assigned, incremented, address-taken (but for
+//! the kernel-argument array of an API launch, `launch_args.rs`), bound to
 //! a reference, read with `>>` or passed bare to a function that may take
 //! them by non-const reference. Such a value reaches the relation through
 //! the kernel parameter it is passed as (when the conversion loses no
@@ -72,19 +73,18 @@ pub struct Relations {
     pub callers: Vec<(String, Span)>,
 }
 
-/// The relations `launches` (all of the kernel's launches in the file)
-/// establish for `kernel`.
+/// The relations `launches` (all of the kernel's launches in the file and,
+/// through the driver API, in the program's other files, each with the
+/// file it is in) establish for `kernel`.
 pub fn relations<'t>(
-    syn: &'t Syntax,
-    items: &Items<'t>,
     kernel: &Kernel,
-    launches: &[&Launch<'t>],
+    launches: &[(Companion<'_, 't>, &Launch<'t>)],
     companions: &[Companion<'_, 't>],
 ) -> Relations {
     let mut out = Relations::default();
     let per_launch: Vec<Vec<Fact>> = launches
         .iter()
-        .map(|l| {
+        .map(|((syn, items), l)| {
             let (facts, notes) = launch_facts(syn, items, kernel, l, companions);
             for n in notes {
                 if !out.callers.contains(&n) {
@@ -167,15 +167,8 @@ fn launch_facts<'t>(
     let Some(host) = HostFn::analyse(syn, items, launch.host) else {
         return (Vec::new(), Vec::new());
     };
-    let Some(call_args) = launch.call.child_by_field_name("arguments") else {
-        return (Vec::new(), Vec::new());
-    };
-    // The kernel's arguments (not read from a launch through the API).
-    let args = if launch.kernel_args {
-        named_children(call_args)
-    } else {
-        Vec::new()
-    };
+    // The kernel's arguments, where the launch says what they are.
+    let args = launch.args.clone().unwrap_or_default();
     let consts = HostConsts {
         items,
         locals: launch
@@ -187,7 +180,14 @@ fn launch_facts<'t>(
     let mut cx = Cx::at(syn, items, &consts, &host, launch.call.start_byte());
     let fixed = callers::fixed_params(syn, items, launch.host, 0, companions);
     cx.add_fixed(&host, &fixed);
-    let paths = path_conditions(syn, launch.call, launch.host);
+    let mut paths = path_conditions(syn, launch.call, launch.host);
+    // Where the driver API's function handle was chosen: its conditions
+    // held there, over values that do not change before the launch.
+    for p in &launch.selection {
+        if !paths.iter().any(|q| q.same(p)) {
+            paths.push(*p);
+        }
+    }
     // `if (block_size == 16)` around the launch: the host variable is 16
     // there, also where it is not passed to the kernel (`dim3
     // threads(block_size, block_size)`).
@@ -384,8 +384,15 @@ fn launch_facts<'t>(
             _ => None,
         })
         .collect();
-    for (which, node) in launch.config.iter().take(2).enumerate() {
-        let Some(parts) = cx.components(*node, 0) else {
+    for which in 0..2 {
+        let parts = match &launch.components {
+            Some(c) => Some(c[which].map(Some)),
+            None => launch
+                .config
+                .get(which)
+                .and_then(|node| cx.components(*node, 0)),
+        };
+        let Some(parts) = parts else {
             continue;
         };
         let builtin_of = |d: usize| {

@@ -63,14 +63,11 @@ pub fn launch_arg_lists(syn: &Syntax, items: &Items, l: &Launch) -> Option<Vec<V
 /// every type parameter is deduced, the same way from each argument that
 /// is a variable of the host.
 fn deduced_args(syn: &Syntax, items: &Items, l: &Launch) -> Option<Vec<String>> {
-    if !l.kernel_args {
-        return None;
-    }
+    let args = l.args.clone()?;
     let kernel = items.fns.iter().find(|f| {
         f.name == l.kernel && f.is_kernel() && !f.template.is_empty() && f.spec.is_none()
     })?;
     let params: Vec<Node> = function_params(kernel.def)?;
-    let args = named_children(l.call.child_by_field_name("arguments")?);
     let mut out = Vec::new();
     for t in &kernel.template {
         if !t.is_type {

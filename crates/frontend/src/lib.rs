@@ -14,6 +14,8 @@ mod decl;
 mod host_writes;
 mod items;
 mod launch;
+mod launch_args;
+mod launch_driver;
 mod launch_fields;
 mod launch_path;
 mod launch_relation;
@@ -161,11 +163,16 @@ pub fn compile(
         };
     }
     // The program's other files, when a launch is in a function that
-    // only they call.
+    // only they call, or when a kernel the file never launches may be
+    // launched by name through the driver API (`launch_driver.rs`).
     let before = sources.files().count();
-    let companion_syns: Vec<syntax::Syntax> = if launches
+    let by_name = kernels
         .iter()
-        .any(|l| launch_relation::exported(&syn, &items, l.host))
+        .any(|f| launch_driver::c_linkage(&syn, f) && !launches.iter().any(|l| l.kernel == f.name));
+    let companion_syns: Vec<syntax::Syntax> = if by_name
+        || launches
+            .iter()
+            .any(|l| launch_relation::exported(&syn, &items, l.host))
     {
         companion::parse(&opts.companions, sources, &opts.preproc, loader)
     } else {
@@ -175,6 +182,7 @@ pub fn compile(
     let companion_items: Vec<Items> = companion_syns.iter().map(Items::collect).collect();
     let companions: Vec<launch_relation::Companion> =
         companion_syns.iter().zip(&companion_items).collect();
+    let program = Program::scan((&syn, &items), companions, by_name);
     let mut module = Module::default();
     for f in kernels {
         if f.broken {
@@ -236,15 +244,7 @@ pub fn compile(
             continue;
         }
         for texts in instances {
-            match lower_one(
-                &syn,
-                &items,
-                f,
-                &texts,
-                &launches,
-                &from_device,
-                &companions,
-            ) {
+            match lower_one(&syn, &items, f, &texts, &launches, &from_device, &program) {
                 Ok((mut kernel, warnings)) => {
                     diagnostics.extend(warnings);
                     if several {
@@ -290,7 +290,7 @@ fn lower_one<'t>(
     texts: &[String],
     launches: &[launch::Launch<'t>],
     from_device: &[launch::DeviceLaunch],
-    companions: &[launch_relation::Companion<'_, 't>],
+    program: &Program<'t>,
 ) -> Result<(warpsafe_ir::Kernel, Vec<Diagnostic>), Diagnostic> {
     // A kernel launched from device code gets launches whose arguments the
     // host never sees: only dimensions every launch, host or device,
@@ -299,7 +299,8 @@ fn lower_one<'t>(
         from_device.iter().filter(|l| l.kernel == f.name).collect();
     // The launches of this instantiation (of every one, for a kernel that
     // is not a template).
-    let mine: Vec<&launch::Launch> = launches
+    let by_name = launch_driver::c_linkage(syn, f);
+    let mine: Vec<(launch_relation::Companion, &launch::Launch)> = launches
         .iter()
         .filter(|l| l.kernel == f.name)
         .filter(|l| {
@@ -308,6 +309,14 @@ fn lower_one<'t>(
                     .as_ref()
                     .is_none_or(|lists| lists.iter().any(|a| a == texts))
         })
+        .map(|l| ((syn, items), l))
+        .chain(
+            program
+                .driver
+                .iter()
+                .filter(|(_, l)| by_name && l.kernel == f.name)
+                .map(|(c, l)| (*c, l)),
+        )
         .collect();
     let (tenv, targs) = template_env(syn, items, f, texts)?;
     let lowerer = lower::Lowerer::new(syn, items, f, tenv, targs);
@@ -318,10 +327,10 @@ fn lower_one<'t>(
         Some(Some(first)) if dims.iter().all(|d| d.as_ref() == Some(first)) => Some(*first),
         _ => None,
     };
-    if let Some(first) = mine.first() {
+    if let Some((_, first)) = mine.first() {
         let dims = |host: fn(&launch::Launch) -> Option<[u64; 3]>,
                     dev: fn(&launch::DeviceLaunch) -> Option<[u64; 3]>| {
-            let all = mine.iter().map(|l| host(l));
+            let all = mine.iter().map(|(_, l)| host(l));
             agreed(all.chain(device.iter().map(|l| dev(l))).collect())
         };
         let block = dims(|l| l.block, |l| l.block);
@@ -336,7 +345,7 @@ fn lower_one<'t>(
         launch.span = Some(first.span);
         launch.dynamic_shared = first
             .shared
-            .filter(|_| mine.iter().all(|l| l.shared == first.shared))
+            .filter(|_| mine.iter().all(|(_, l)| l.shared == first.shared))
             .filter(|_| device.iter().all(|l| l.shared == first.shared));
         if let Some(b) = block {
             launch.block = Some(b);
@@ -351,9 +360,15 @@ fn lower_one<'t>(
                 .push(("gridDim from the launch".into(), Some(first.span)));
         }
     }
-    if let Some(first) = mine.first().filter(|_| device.is_empty()) {
-        let rel = launch_relation::relations(syn, items, &kernel, &mine, companions);
+    if let Some((_, first)) = mine.first().filter(|_| device.is_empty()) {
+        let rel = launch_relation::relations(&kernel, &mine, &program.companions);
         apply_relations(&mut kernel, rel, first.span, mine.len());
+    }
+    if let (true, true, Some(at)) = (by_name, mine.is_empty(), program.unresolved.first()) {
+        kernel.launch.notes.push((
+            "the program launches kernels through the driver API with a function handle warpsafe does not follow; no launch taken".into(),
+            Some(*at),
+        ));
     }
     if !device.is_empty() {
         kernel.launch.notes.push((
@@ -363,6 +378,44 @@ fn lower_one<'t>(
     }
     infer_unused_dims(&mut kernel);
     Ok((kernel, warnings))
+}
+
+/// The program's other files (`companion.rs`) and the driver-API launches
+/// of the file and of those files (`launch_driver.rs`), each with the file
+/// it is in. When one of them is unresolved (it may launch any kernel),
+/// none is taken.
+struct Program<'t> {
+    companions: Vec<launch_relation::Companion<'t, 't>>,
+    driver: Vec<(launch_relation::Companion<'t, 't>, launch::Launch<'t>)>,
+    unresolved: Vec<warpsafe_source::Span>,
+}
+
+impl<'t> Program<'t> {
+    /// The driver-API launches are looked for only when `by_name`.
+    fn scan(
+        own: launch_relation::Companion<'t, 't>,
+        companions: Vec<launch_relation::Companion<'t, 't>>,
+        by_name: bool,
+    ) -> Self {
+        let mut out = Program {
+            companions,
+            driver: Vec::new(),
+            unresolved: Vec::new(),
+        };
+        if !by_name {
+            return out;
+        }
+        for file in std::iter::once(own).chain(out.companions.iter().copied()) {
+            let found = launch_driver::driver_launches(file.0, file.1);
+            out.unresolved.extend(found.unresolved);
+            out.driver
+                .extend(found.launches.into_iter().map(|l| (file, l)));
+        }
+        if !out.unresolved.is_empty() {
+            out.driver.clear();
+        }
+        out
+    }
 }
 
 /// How reports name one instantiation of kernel `name`: `k<32, true>`.
