@@ -135,17 +135,23 @@ impl Infer<'_> {
                 let init = self.read(env, shape.var, span);
                 let bound = self.eval(shape.bound, env, span);
                 let amount = self.eval(&shape.amount, env, span);
-                let (bound, widened) = match shape.widened {
-                    Some(w) => {
+                let (bound, test, widened) = match (shape.widened, shape.offset) {
+                    (Some(w), _) => {
                         let (bound, conditions) = narrowed_bound(bound, w, ty, &init);
-                        (bound, Some(conditions))
+                        (bound, shape.test, Some(conditions))
                     }
-                    None => (bound, None),
+                    (None, Some(k)) => {
+                        let k = self.eval(k, env, span);
+                        let (bound, test, conditions) =
+                            offset_bound(bound, k, ty, shape.test, &init, &amount);
+                        (bound, test, Some(conditions))
+                    }
+                    (None, None) => (bound, shape.test, None),
                 };
                 match counted(
                     shape.var,
                     ty,
-                    shape.test,
+                    test,
                     init,
                     bound,
                     shape.step_op,
@@ -760,6 +766,53 @@ fn narrowed_bound(bound: Sym, wide: ScalarTy, ty: ScalarTy, init: &Sym) -> (Sym,
     v.need(start);
     v.need_unless_overflow(fits);
     (Sym::cast(ty, bound), v)
+}
+
+/// `i + k ◇ n` (`◇` being `<` or `<=`, `i` stepped up by `amount`) as a
+/// comparison of `i` alone. Exact where no test's `i + k` wraps or
+/// overflows: the first is `init + k`, the last at most `n + amount` (the
+/// first `i` past the range is at most `amount` past it); a signed overflow
+/// of `i + k` is undefined, assumed away like that of `i` itself.
+/// - signed: `i ◇ n - k`, where `n - k` does not overflow (`k >= 0`, `n >=
+///   MIN + k`);
+/// - unsigned: `i < N - k` with `N` being `n + 1` for `<=` (it does not
+///   wrap: `n <= MAX - amount`) and `n` for `<`; and `i < 0`, no iteration,
+///   where `N < k` (`i + k >= k > N` when it does not wrap).
+///
+/// Returns the bound, the test and the conditions.
+fn offset_bound(
+    bound: Sym,
+    k: Sym,
+    ty: ScalarTy,
+    test: BinOp,
+    init: &Sym,
+    amount: &Sym,
+) -> (Sym, BinOp, Validity) {
+    let bin = |op: BinOp, a: &Sym, b: &Sym| Sym::binary(op, ty, a.clone(), b.clone());
+    let (min, max) = type_range(ty);
+    let (min, max) = (Sym::int(min, ty), Sym::int(max, ty));
+    let mut v = Validity::new();
+    let first = bin(BinOp::Le, init, &bin(BinOp::Sub, &max, &k));
+    let last = bin(BinOp::Le, &bound, &bin(BinOp::Sub, &max, amount));
+    if ty.is_signed() {
+        v.need(bin(BinOp::Ge, &k, &Sym::int(0, ty)));
+        v.need(bin(BinOp::Ge, &bound, &bin(BinOp::Add, &min, &k)));
+        v.need_unless_overflow(first);
+        v.need_unless_overflow(last);
+        return (bin(BinOp::Sub, &bound, &k), test, v);
+    }
+    v.need_no_wrap(first);
+    v.need_no_wrap(last);
+    let n = match test {
+        BinOp::Le => bin(BinOp::Add, &bound, &Sym::int(1, ty)),
+        _ => bound,
+    };
+    let bound = Sym::select(
+        bin(BinOp::Ge, &n, &k),
+        bin(BinOp::Sub, &n, &k),
+        Sym::int(0, ty),
+    );
+    (bound, BinOp::Lt, v)
 }
 
 impl Validity {

@@ -1,7 +1,9 @@
 //! Recognising counting loops in the IR (seed 002, §5: loop normalisation):
 //! `i = lo; while (i ◇ bound) { body; i = i ⊕ k }` where `◇` is `<`, `<=`,
 //! `>`, `>=` or `!=`, `⊕` is `+ - * / << >>`, the loop variable is assigned
-//! only by that update, and `bound` and `k` are loop-invariant.
+//! only by that update, and `bound` and `k` are loop-invariant; also `i + c
+//! < bound` and `i + c <= bound` with `c` loop-invariant and a `+` step
+//! (`offset + rowStride <= BM`, a tile loaded in rows of `rowStride`).
 //!
 //! This module only matches syntax; `loops.rs` turns a [`Shape`] into a
 //! protocol `For` with the conditions under which it is exact.
@@ -31,6 +33,10 @@ pub(crate) struct Shape<'a> {
     /// the conversion wraps, defined behaviour even for a signed variable,
     /// so `loops` must not assume it away.
     pub(crate) wraps: bool,
+    /// The test compares the variable plus this loop-invariant amount, in
+    /// the variable's type (`offset + rowStride <= BM`); `loops` compares
+    /// the variable with `bound - offset` where that is exact.
+    pub(crate) offset: Option<&'a Expr>,
 }
 
 /// Every variable a statement list assigns (nested blocks included).
@@ -133,15 +139,32 @@ pub(crate) fn recognise<'a>(
     if !op.is_comparison() || *op == BinOp::Eq {
         return Err("its condition is not a comparison".into());
     }
-    let (var, test, bound, widened) = match (as_var(a, kernel), as_var(b, kernel)) {
-        (Some(v), _) if modified.contains(&v) => (v, *op, &**b, None),
-        (_, Some(v)) if modified.contains(&v) => (v, mirror(*op), &**a, None),
+    let Expr::Binary(_, cty, _, _) = cond else {
+        unreachable!("invariant: matched as a binary above")
+    };
+    let (var, test, bound, widened, offset) = match (as_var(a, kernel), as_var(b, kernel)) {
+        (Some(v), _) if modified.contains(&v) => (v, *op, &**b, None, None),
+        (_, Some(v)) if modified.contains(&v) => (v, mirror(*op), &**a, None, None),
         _ => match (as_widened(a, kernel), as_widened(b, kernel)) {
-            (Some((v, w)), _) if modified.contains(&v) => (v, *op, &**b, Some(w)),
-            (_, Some((v, w))) if modified.contains(&v) => (v, mirror(*op), &**a, Some(w)),
-            _ => return Err("its condition does not compare a variable the loop updates".into()),
+            (Some((v, w)), _) if modified.contains(&v) => (v, *op, &**b, Some(w), None),
+            (_, Some((v, w))) if modified.contains(&v) => (v, mirror(*op), &**a, Some(w), None),
+            _ => match (
+                as_offset(a, kernel, &modified, *cty),
+                as_offset(b, kernel, &modified, *cty),
+            ) {
+                (Some((v, k)), _) => (v, *op, &**b, None, Some(k)),
+                (_, Some((v, k))) => (v, mirror(*op), &**a, None, Some(k)),
+                _ => {
+                    return Err("its condition does not compare a variable the loop updates".into())
+                }
+            },
         },
     };
+    if offset.is_some() && !matches!(test, BinOp::Lt | BinOp::Le) {
+        return Err(
+            "it compares its variable plus an amount with a test other than < or <=".into(),
+        );
+    }
     let vty = kernel.var(var).ty;
     if !vty.is_integer() {
         return Err("its variable is not an integer".into());
@@ -180,6 +203,9 @@ pub(crate) fn recognise<'a>(
     if !invariant(&amount) {
         return Err("its stride changes in the loop".into());
     }
+    if offset.is_some() && !matches!(step_op, BinOp::Add) {
+        return Err("it compares its variable plus an amount, with a step other than `+`".into());
+    }
     if widened.is_some() && !matches!(step_op, BinOp::Add) {
         return Err(
             "it compares its signed variable converted to a wider unsigned type, with a step other than `+`"
@@ -194,7 +220,28 @@ pub(crate) fn recognise<'a>(
         amount,
         widened,
         wraps,
+        offset,
     })
+}
+
+/// `v + k` (or `k + v`) in `v`'s own type, the type of the comparison
+/// `cty`, with `v` a variable the loop modifies and `k` one it does not.
+fn as_offset<'a>(
+    e: &'a Expr,
+    kernel: &Kernel,
+    modified: &BTreeSet<VarId>,
+    cty: ScalarTy,
+) -> Option<(VarId, &'a Expr)> {
+    let Expr::Binary(BinOp::Add, ty, l, r) = e else {
+        return None;
+    };
+    let invariant = |e: &Expr| e.vars().iter().all(|v| !modified.contains(v));
+    let (v, k) = match (&**l, &**r) {
+        (Expr::Var(v), k) if modified.contains(v) && invariant(k) => (*v, k),
+        (k, Expr::Var(v)) if modified.contains(v) && invariant(k) => (*v, k),
+        _ => return None,
+    };
+    (kernel.var(v).ty == *ty && *ty == cty && ty.is_integer()).then_some((v, k))
 }
 
 /// Matches `v = v op k` (or `k op v` for `+`/`*`), also through C's

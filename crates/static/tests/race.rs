@@ -740,3 +740,49 @@ fn an_unaligned_warp_barrier_is_not_drf() {
     );
     assert!(span.is_some());
 }
+
+/// A tile loaded in rows of `rowStride` (sgemm's `for (uint offset = 0;
+/// offset + rowStride <= BM; offset += rowStride)`): the test compares the
+/// counter plus the stride, read as `offset < BM + 1 - rowStride`, so each
+/// thread's rows are exact and the threads' slots differ. A stride of half
+/// the rows makes two threads meet.
+#[test]
+fn a_counter_tested_with_an_offset_is_a_counting_loop() {
+    let text = "__global__ void load(const float *in) { \
+        __shared__ float As[4 * 128]; \
+        const unsigned row = threadIdx.x / 2; const unsigned col = threadIdx.x % 2; \
+        for (unsigned offset = 0; offset + 32 <= 128; offset += 32) \
+          { As[(col * 4) * 128 + row + offset] = in[threadIdx.x]; } }";
+    let mut k = kernel(text);
+    k.launch.block = Some([64, 1, 1]);
+    k.launch.grid = Some([1, 1, 1]);
+    assert_eq!(check(&k).verdict, Verdict::Drf);
+    let mut k = kernel(&text.replace("offset += 32", "offset += 16"));
+    k.launch.block = Some([64, 1, 1]);
+    k.launch.grid = Some([1, 1, 1]);
+    let races = check(&k).verdict.races().to_vec();
+    assert_eq!(races.len(), 1, "{races:?}");
+    assert_eq!(races[0].certainty, Certainty::Provable);
+}
+
+/// The same test over a symbolic bound: signed (`i + 4 <= n` is `i <= n -
+/// 4`), and unsigned below a bound that cannot make it wrap, where `n < 8`
+/// runs no iteration (`o + 8 < n` is then false from the start).
+#[test]
+fn offset_tests_over_a_parameter_are_exact() {
+    let signed = "__global__ void rows(float *out, int n) { \
+        __requires(blockDim.x == 4); __requires(blockDim.y == 1); __requires(blockDim.z == 1); \
+        __requires(gridDim.x == 1); __requires(gridDim.y == 1); __requires(gridDim.z == 1); \
+        for (int i = 0; i + 4 <= n; i += 4) { out[i + threadIdx.x] = 0.0f; } }";
+    assert_eq!(check_text(signed).verdict, Verdict::Drf);
+    let r = check_text(&signed.replace("i += 4", "i += 2"));
+    assert_eq!(r.verdict.races().len(), 1, "{:?}", r.verdict);
+    let unsigned = "__global__ void rows(float *out, unsigned n) { \
+        __requires(blockDim.x == 8); __requires(blockDim.y == 1); __requires(blockDim.z == 1); \
+        __requires(gridDim.x == 1); __requires(gridDim.y == 1); __requires(gridDim.z == 1); \
+        __requires(n <= 4096); \
+        for (unsigned o = 0; o + 8 < n; o += 8) { out[o + threadIdx.x] = 0.0f; } }";
+    assert_eq!(check_text(unsigned).verdict, Verdict::Drf);
+    let r = check_text(&unsigned.replace("o += 8", "o += 4"));
+    assert_eq!(r.verdict.races().len(), 1, "{:?}", r.verdict);
+}
