@@ -109,6 +109,7 @@ pub const MATH: &[(&str, Option<ScalarTy>)] = &[
     ("__funnelshift_rc", Some(ScalarTy::U32)),
     ("__half2float", Some(ScalarTy::F32)),
     ("__float2half", Some(ScalarTy::F16)),
+    ("__hfma", Some(ScalarTy::F16)),
     // The rest of the functions the interpreter evaluates (interp's math.rs).
     ("__fsqrt_rn", Some(ScalarTy::F32)),
     ("cbrtf", Some(ScalarTy::F32)),
