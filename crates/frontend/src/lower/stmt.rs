@@ -604,6 +604,17 @@ impl<'t> Lowerer<'_, 't> {
             if q.static_ {
                 return Err(self.unsupported(n, "`static` local variables"));
             }
+            // `const char letters[] = {'x', 'y'};` (or `letters[] {...}`):
+            // the brace list gives the length.
+            let mut declared = declared;
+            if let (CType::Array(elem, None), Some(list)) = (&declared.ty, init) {
+                if list.kind() == "initializer_list" {
+                    let len = named_children(list).len() as u64;
+                    if len > 0 {
+                        declared.ty = CType::Array(elem.clone(), Some(len));
+                    }
+                }
+            }
             if declared.is_ref {
                 let init =
                     init.ok_or_else(|| self.unsupported(d, "a reference without an initialiser"))?;
