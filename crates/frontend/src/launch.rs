@@ -115,7 +115,7 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
         let values = HostValues::analyse(syn, items, f.def);
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
-            if n.kind() == "call_expression" {
+            if n.kind() == "call_expression" && is_launch(syn, n) {
                 let env = HostConsts {
                     items,
                     locals: host_consts(syn, items, body, n.start_byte()),
@@ -209,6 +209,20 @@ fn pointer_targets(
     targets.sort();
     targets.dedup();
     (!targets.is_empty()).then_some(targets)
+}
+
+/// Whether `call` is written as a launch: `k<<<...>>>(...)`, or a call of
+/// a launch API function (which [`launch_of`] reads further).
+fn is_launch(syn: &Syntax, call: Node) -> bool {
+    named_children(call)
+        .iter()
+        .any(|c| c.kind() == "kernel_call_syntax")
+        || call.child_by_field_name("function").is_some_and(|f| {
+            matches!(
+                syn.text(f).rsplit("::").next(),
+                Some("cudaLaunchCooperativeKernel" | "cudaLaunchKernel")
+            )
+        })
 }
 
 fn launch_of<'t>(
