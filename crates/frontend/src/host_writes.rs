@@ -9,7 +9,8 @@
 //! whole function unknown.
 //!
 //! **Invariant:** [`HostFn::unchanged`] answers `true` only when no write
-//! can run between its two points; every doubt is `false`.
+//! can run between its two points (none can write a `const` scalar); every
+//! doubt is `false`.
 
 use crate::consteval::ConstEnv;
 use crate::items::Items;
@@ -64,6 +65,8 @@ impl<'t> HostValues<'t> {
 pub(crate) struct HostVar<'t> {
     /// `None` for anything but a plain scalar declarator.
     pub(crate) scalar: Option<ScalarTy>,
+    /// A `const` scalar: nothing writes it.
+    pub(crate) constant: bool,
     /// `dim3` declared by value.
     pub(crate) dim3: bool,
     /// `dim3` declared by value, by `const` reference or as a reference
@@ -140,6 +143,15 @@ impl<'t> HostFn<'t> {
         let Some(writes) = self.writes.get(name) else {
             return true;
         };
+        // What looks like a write of a `const` scalar (passed bare to a
+        // function whose parameters are not known) is none.
+        if self
+            .vars
+            .get(name)
+            .is_some_and(|vs| !vs.is_empty() && vs.iter().all(|v| v.constant))
+        {
+            return true;
+        }
         !writes.iter().any(|w| {
             *w == usize::MAX
                 || (from < *w && *w < to)
@@ -263,8 +275,16 @@ impl<'t> HostFn<'t> {
                         // alias a local written under its own name.
                         let const_ref = target.kind() == "reference_declarator"
                             && (crate::decl::quals(syn, n).const_ || n.kind() != "declaration");
+                        // `const int nx = 2048;` (or a `const` by-value
+                        // parameter): C++ forbids writing it, also through a
+                        // callee that takes it bare.
+                        let constant = plain
+                            && scalar.is_some()
+                            && crate::decl::quals(syn, n).const_
+                            && (init.is_some() || n.kind() != "declaration");
                         vars.entry(name.to_string()).or_default().push(HostVar {
                             scalar: scalar.filter(|_| plain),
+                            constant,
                             dim3: dim3 && plain,
                             dim3_value: dim3 && (plain || const_ref),
                             init,
