@@ -483,16 +483,7 @@ fn mark_call_args(syn: &Syntax, items: &Items, call: Node, writes: &mut Writes) 
     let Some(args) = call.child_by_field_name("arguments") else {
         return;
     };
-    let callee = call
-        .child_by_field_name("function")
-        .filter(|f| matches!(f.kind(), "identifier" | "qualified_identifier"))
-        .map(|f| {
-            syn.text(f)
-                .rsplit("::")
-                .next()
-                .unwrap_or_default()
-                .to_string()
-        });
+    let callee = crate::syntax::callee_name(syn, call).map(str::to_string);
     for (i, a) in named_children(args).into_iter().enumerate() {
         let Some(name) = bare_identifier_name(syn, a) else {
             continue;

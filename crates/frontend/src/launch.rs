@@ -8,7 +8,7 @@
 use crate::consteval::{eval, ConstEnv};
 use crate::host_writes::HostValues;
 use crate::items::Items;
-use crate::syntax::{named_children, Syntax};
+use crate::syntax::{callee_name, named_children, Syntax};
 use tree_sitter::Node;
 use warpsafe_source::Span;
 
@@ -49,7 +49,7 @@ pub struct Launch<'t> {
 
 /// Whether `f` runs only on the device (a kernel or a `__device__`
 /// function without `__host__`): its launches are not host launches.
-fn device_only(f: &crate::items::FnItem) -> bool {
+pub(crate) fn device_only(f: &crate::items::FnItem) -> bool {
     f.is_kernel() || (f.quals.device && !f.quals.host)
 }
 
@@ -116,10 +116,7 @@ pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> 
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
             if n.kind() == "call_expression" && is_launch(syn, n) {
-                let env = HostConsts {
-                    items,
-                    locals: host_consts(syn, items, body, n.start_byte()),
-                };
+                let env = HostConsts::visible_at(syn, items, f.def, n.start_byte());
                 if let Some(l) = launch_of(syn, &env, &values, n, f.def) {
                     if is_kernel(&l.kernel) {
                         out.push(l);
@@ -217,13 +214,12 @@ fn is_launch(syn: &Syntax, call: Node) -> bool {
     named_children(call)
         .iter()
         .any(|c| c.kind() == "kernel_call_syntax")
-        || call.child_by_field_name("function").is_some_and(|f| {
-            matches!(
-                syn.text(f).rsplit("::").next(),
-                Some("cudaLaunchCooperativeKernel" | "cudaLaunchKernel")
-            )
-        })
+        || callee_name(syn, call).is_some_and(|f| API_LAUNCHES.contains(&f))
 }
+
+/// The runtime API's launch functions, which take the kernel first and
+/// its arguments behind `void **` (see [`api_launch`]).
+const API_LAUNCHES: &[&str] = &["cudaLaunchCooperativeKernel", "cudaLaunchKernel"];
 
 fn launch_of<'t>(
     syn: &'t Syntax,
@@ -293,9 +289,7 @@ fn launch_of<'t>(
 /// the grid, block and shared memory size arguments. The kernel's own
 /// arguments (behind `void **`) are read by `launch_args.rs`.
 fn api_launch<'t>(syn: &Syntax, call: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>)> {
-    let f = call.child_by_field_name("function")?;
-    let api = syn.text(f).rsplit("::").next()?;
-    if !matches!(api, "cudaLaunchCooperativeKernel" | "cudaLaunchKernel") {
+    if !API_LAUNCHES.contains(&callee_name(syn, call)?) {
         return None;
     }
     let args = named_children(call.child_by_field_name("arguments")?);
@@ -443,6 +437,34 @@ pub(crate) fn vexing_dim3<'t>(declarator: Node<'t>) -> Option<(Node<'t>, Node<'t
 pub(crate) struct HostConsts<'a, 't> {
     pub(crate) items: &'a Items<'t>,
     pub(crate) locals: std::collections::HashMap<String, i128>,
+}
+
+impl<'a, 't> HostConsts<'a, 't> {
+    /// The file's constants and those of the host function `def` visible
+    /// at `at` ([`host_consts`]).
+    pub(crate) fn visible_at(syn: &Syntax, items: &'a Items<'t>, def: Node, at: usize) -> Self {
+        HostConsts {
+            items,
+            locals: def
+                .child_by_field_name("body")
+                .map(|b| host_consts(syn, items, b, at))
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// `dims.x` (`.y`, `.z`) of a `dim3` named by an identifier, written
+/// without spaces as [`crate::host_writes::HostFn::scalar`] names it: the
+/// identifier and the component's index.
+pub(crate) fn dim3_component<'t>(syn: &Syntax, n: Node<'t>) -> Option<(Node<'t>, usize)> {
+    if n.kind() != "field_expression" {
+        return None;
+    }
+    let base = n.child_by_field_name("argument")?;
+    let field = syn.text(n.child_by_field_name("field")?);
+    let i = ["x", "y", "z"].iter().position(|c| *c == field)?;
+    (base.kind() == "identifier" && syn.text(n) == format!("{}.{field}", syn.text(base)))
+        .then_some((base, i))
 }
 
 impl ConstEnv for HostConsts<'_, '_> {

@@ -28,8 +28,7 @@ const PARAMS_ARG: &[(&str, usize)] = &[
 /// The index of the kernel-parameters argument of `call` when it is a
 /// launch through an API.
 pub(crate) fn params_index(syn: &Syntax, call: Node) -> Option<usize> {
-    let f = call.child_by_field_name("function")?;
-    let name = syn.text(f).rsplit("::").next()?;
+    let name = crate::syntax::callee_name(syn, call)?;
     PARAMS_ARG.iter().find(|(n, _)| *n == name).map(|(_, i)| *i)
 }
 

@@ -25,7 +25,7 @@ use crate::host_writes::HostValues;
 use crate::items::Items;
 use crate::launch::Launch;
 use crate::launch_path::path_conditions;
-use crate::syntax::{named_children, Syntax};
+use crate::syntax::{callee_name, named_children, strip_parens, Syntax};
 use tree_sitter::Node;
 use warpsafe_source::Span;
 
@@ -57,7 +57,7 @@ pub(crate) struct DriverLaunches<'t> {
 pub(crate) fn driver_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> DriverLaunches<'t> {
     let mut out = DriverLaunches::default();
     for f in &items.fns {
-        if f.is_kernel() || (f.quals.device && !f.quals.host) {
+        if crate::launch::device_only(f) {
             continue;
         }
         let Some(body) = f.def.child_by_field_name("body") else {
@@ -68,7 +68,7 @@ pub(crate) fn driver_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> DriverL
         while let Some(n) = stack.pop() {
             let mut c = n.walk();
             stack.extend(n.named_children(&mut c));
-            let Some(api) = callee(syn, n) else {
+            let Some(api) = callee_name(syn, n) else {
                 continue;
             };
             if OTHER_LAUNCHES.contains(&api) {
@@ -87,16 +87,6 @@ pub(crate) fn driver_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> DriverL
     }
     out.launches.sort_by_key(|l| l.span.lo);
     out
-}
-
-/// The name of the function `n` calls, when it is a call.
-fn callee<'t>(syn: &'t Syntax, n: Node) -> Option<&'t str> {
-    if n.kind() != "call_expression" {
-        return None;
-    }
-    let f = n.child_by_field_name("function")?;
-    matches!(f.kind(), "identifier" | "qualified_identifier")
-        .then(|| syn.text(f).rsplit("::").next())?
 }
 
 /// The launches `call` (a `cuLaunchKernel` in `def`) makes, one per kernel
@@ -124,15 +114,7 @@ fn resolve<'t>(
         return None;
     }
     let components = [[args[1], args[2], args[3]], [args[4], args[5], args[6]]];
-    let env = crate::launch::HostConsts {
-        items,
-        locals: crate::launch::host_consts(
-            syn,
-            items,
-            def.child_by_field_name("body")?,
-            call.start_byte(),
-        ),
-    };
+    let env = crate::launch::HostConsts::visible_at(syn, items, def, call.start_byte());
     let at = call.start_byte();
     let dims = |which: usize| -> Option<[u64; 3]> {
         let mut d = [0u64; 3];
@@ -201,7 +183,7 @@ fn selections<'t>(syn: &'t Syntax, def: Node<'t>, name: &str) -> Option<Vec<(Str
             "pointer_expression" if syn.text(parent).starts_with('&') => {
                 let call = parent.parent()?.parent()?;
                 let call_args = named_children(call.child_by_field_name("arguments")?);
-                if callee(syn, call) != Some("cuModuleGetFunction")
+                if callee_name(syn, call) != Some("cuModuleGetFunction")
                     || call_args.first().map(|a| a.id()) != Some(parent.id())
                 {
                     return None;
@@ -213,7 +195,7 @@ fn selections<'t>(syn: &'t Syntax, def: Node<'t>, name: &str) -> Option<Vec<(Str
                 // Passed by value to a driver function (`cuFuncSetCacheConfig(f, ...)`,
                 // the launch itself).
                 let call = parent.parent()?;
-                if !callee(syn, call).is_some_and(|c| c.starts_with("cu")) {
+                if !callee_name(syn, call).is_some_and(|c| c.starts_with("cu")) {
                     return None;
                 }
             }
@@ -234,16 +216,6 @@ fn string_literal(syn: &Syntax, n: Node) -> Option<String> {
         .then(|| inner.to_string())
 }
 
-fn strip_parens(mut n: Node) -> Node {
-    while n.kind() == "parenthesized_expression" {
-        match named_children(n).first() {
-            Some(inner) => n = *inner,
-            None => break,
-        }
-    }
-    n
-}
-
 /// A constant launch component: an integer, or `v.x` of a `dim3` local
 /// that still holds a constant initialiser at the launch (`at`).
 fn component(
@@ -256,22 +228,7 @@ fn component(
     if let Some(v) = eval(syn, n, env) {
         return u64::try_from(v).ok();
     }
-    let n = strip_parens(n);
-    if n.kind() != "field_expression" {
-        return None;
-    }
-    let base = n.child_by_field_name("argument")?;
-    let i = match syn.text(n.child_by_field_name("field")?) {
-        "x" => 0,
-        "y" => 1,
-        "z" => 2,
-        _ => return None,
-    };
-    if base.kind() != "identifier"
-        || syn.text(n) != format!("{}.{}", syn.text(base), ["x", "y", "z"][i])
-    {
-        return None;
-    }
+    let (base, i) = crate::launch::dim3_component(syn, strip_parens(n))?;
     crate::launch::dim_value(syn, env, values, base, at).map(|d| d[i])
 }
 

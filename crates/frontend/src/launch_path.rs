@@ -22,32 +22,14 @@
 use crate::syntax::{named_children, Syntax};
 use tree_sitter::Node;
 
-/// A condition that holds when control reaches the launch.
-#[derive(Clone, Copy, Debug)]
+/// A condition that holds when control reaches the launch (equal: the same
+/// condition of the same statement).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum PathCond<'t> {
     /// The expression holds (`negated`: its negation holds).
     Holds { cond: Node<'t>, negated: bool },
     /// `value == label`: the case of a `switch`.
     Case { value: Node<'t>, label: Node<'t> },
-}
-
-impl PathCond<'_> {
-    /// Whether both are the same condition of the same statement.
-    pub(crate) fn same(&self, other: &PathCond) -> bool {
-        match (self, other) {
-            (
-                PathCond::Holds { cond, negated },
-                PathCond::Holds {
-                    cond: c,
-                    negated: n,
-                },
-            ) => cond.id() == c.id() && negated == n,
-            (PathCond::Case { value, label }, PathCond::Case { value: v, label: l }) => {
-                value.id() == v.id() && label.id() == l.id()
-            }
-            _ => false,
-        }
-    }
 }
 
 /// The conditions under which control reaches `launch` in `host` (a

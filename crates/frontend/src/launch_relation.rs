@@ -27,9 +27,9 @@
 use crate::consteval::{arith, eval_typed, ConstEnv};
 use crate::host_writes::{scalar_of_type, HostFn};
 use crate::items::Items;
-use crate::launch::{host_consts, HostConsts, Launch};
+use crate::launch::{dim3_component, HostConsts, Launch};
 use crate::launch_path::{path_conditions, PathCond};
-use crate::syntax::{named_children, Syntax};
+use crate::syntax::{named_children, strip_parens, Syntax};
 use crate::types::{common_type, promote};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -169,14 +169,7 @@ fn launch_facts<'t>(
     };
     // The kernel's arguments, where the launch says what they are.
     let args = launch.args.clone().unwrap_or_default();
-    let consts = HostConsts {
-        items,
-        locals: launch
-            .host
-            .child_by_field_name("body")
-            .map(|b| host_consts(syn, items, b, launch.call.start_byte()))
-            .unwrap_or_default(),
-    };
+    let consts = HostConsts::visible_at(syn, items, launch.host, launch.call.start_byte());
     let mut cx = Cx::at(syn, items, &consts, &host, launch.call.start_byte());
     let fixed = callers::fixed_params(syn, items, launch.host, 0, companions);
     cx.add_fixed(&host, &fixed);
@@ -184,7 +177,7 @@ fn launch_facts<'t>(
     // Where the driver API's function handle was chosen: its conditions
     // held there, over values that do not change before the launch.
     for p in &launch.selection {
-        if !paths.iter().any(|q| q.same(p)) {
+        if !paths.contains(p) {
             paths.push(*p);
         }
     }
@@ -515,14 +508,7 @@ fn bare_identifier<'t>(syn: &'t Syntax, items: &Items, n: Node) -> Option<(&'t s
     match n.kind() {
         "identifier" => Some((syn.text(n), 128)),
         // `dims.x`: a component of a `dim3` (see `HostFn::scalar`).
-        "field_expression" => {
-            let base = n.child_by_field_name("argument")?;
-            let field = syn.text(n.child_by_field_name("field")?);
-            (base.kind() == "identifier"
-                && matches!(field, "x" | "y" | "z")
-                && syn.text(n) == format!("{}.{field}", syn.text(base)))
-            .then(|| (syn.text(n), 128))
-        }
+        "field_expression" => dim3_component(syn, n).map(|_| (syn.text(n), 128)),
         "parenthesized_expression" => bare_identifier(syn, items, *named_children(n).first()?),
         "cast_expression" => {
             let ty = scalar_of_type(syn, items, n.child_by_field_name("type")?)?;
@@ -1075,16 +1061,6 @@ fn parameters(def: Node) -> Option<Vec<Node>> {
     Some(named_children(
         function_declarator(def)?.child_by_field_name("parameters")?,
     ))
-}
-
-fn strip_parens(mut n: Node) -> Node {
-    while n.kind() == "parenthesized_expression" {
-        match named_children(n).first() {
-            Some(inner) => n = *inner,
-            None => break,
-        }
-    }
-    n
 }
 
 /// Whether evaluating `n` has no side effect (names, literals, arithmetic,

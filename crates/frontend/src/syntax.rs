@@ -248,6 +248,28 @@ pub fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
         .collect()
 }
 
+/// `n` without the parentheses around it.
+pub(crate) fn strip_parens(mut n: Node) -> Node {
+    while n.kind() == "parenthesized_expression" {
+        match named_children(n).first() {
+            Some(inner) => n = *inner,
+            None => break,
+        }
+    }
+    n
+}
+
+/// The plain name of the function a call names (`f` of `f(x)` or
+/// `ns::f(x)`); `None` for anything but such a call.
+pub(crate) fn callee_name<'t>(syn: &'t Syntax, call: Node) -> Option<&'t str> {
+    if call.kind() != "call_expression" {
+        return None;
+    }
+    let f = call.child_by_field_name("function")?;
+    matches!(f.kind(), "identifier" | "qualified_identifier")
+        .then(|| syn.text(f).rsplit("::").next())?
+}
+
 /// All children, named or not.
 pub fn all_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = n.walk();

@@ -133,15 +133,12 @@ pub(crate) fn recognise<'a>(
         return Err("its condition reads memory".into());
     }
     let modified = assigned_vars(&[header, body, step]);
-    let Expr::Binary(op, _, a, b) = cond else {
+    let Expr::Binary(op, cty, a, b) = cond else {
         return Err("its condition is not a comparison".into());
     };
     if !op.is_comparison() || *op == BinOp::Eq {
         return Err("its condition is not a comparison".into());
     }
-    let Expr::Binary(_, cty, _, _) = cond else {
-        unreachable!("invariant: matched as a binary above")
-    };
     let (var, test, bound, widened, offset) = match (as_var(a, kernel), as_var(b, kernel)) {
         (Some(v), _) if modified.contains(&v) => (v, *op, &**b, None, None),
         (_, Some(v)) if modified.contains(&v) => (v, mirror(*op), &**a, None, None),

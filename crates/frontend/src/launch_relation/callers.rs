@@ -18,7 +18,7 @@
 use super::Cx;
 use crate::host_writes::{scalar_of_type, HostFn};
 use crate::items::Items;
-use crate::launch::{host_consts, HostConsts};
+use crate::launch::HostConsts;
 use crate::syntax::{named_children, Syntax};
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -269,7 +269,7 @@ fn plain_integer_param<'t>(syn: &'t Syntax, items: &Items, p: Node<'t>) -> Optio
 struct Caller<'a, 't> {
     host: HostFn<'t>,
     items: &'a Items<'t>,
-    body: Option<Node<'t>>,
+    def: Node<'t>,
     fixed: HashMap<String, Fixed>,
 }
 
@@ -284,7 +284,7 @@ impl<'a, 't> Caller<'a, 't> {
         Some(Caller {
             host: HostFn::analyse(syn, items, def)?,
             items,
-            body: def.child_by_field_name("body"),
+            def,
             fixed: fixed_params(syn, items, def, depth + 1, companions),
         })
     }
@@ -300,13 +300,7 @@ impl<'a, 't> Caller<'a, 't> {
         pty: ScalarTy,
     ) -> Option<i128> {
         let arg = *named_children(call.child_by_field_name("arguments")?).get(i)?;
-        let consts = HostConsts {
-            items: self.items,
-            locals: self
-                .body
-                .map(|b| host_consts(syn, items, b, call.start_byte()))
-                .unwrap_or_default(),
-        };
+        let consts = HostConsts::visible_at(syn, self.items, self.def, call.start_byte());
         let mut cx = Cx::at(syn, items, &consts, &self.host, call.start_byte());
         cx.add_fixed(&self.host, &self.fixed);
         let (e, ty) = cx.tr(arg, 0)?;

@@ -22,10 +22,10 @@
 //! iteration, and nothing else in it mentions `L` or leaves it; and the
 //! function ends with `return L;`.
 
-use super::strip_parens;
 use crate::host_writes::scalar_of_type;
 use crate::items::Items;
 use crate::launch_path::condition;
+use crate::syntax::strip_parens;
 use crate::syntax::{named_children, Syntax};
 use tree_sitter::Node;
 use warpsafe_ir::{BinOp, Const, Expr, ScalarTy};
