@@ -672,16 +672,19 @@ fn wide_loop_counters_are_assumed_not_to_wrap_and_the_report_says_so() {
 /// What the host code's launches say about the dimensions and the
 /// parameters together is assumed and stated: `halves<<<blocksFor(n, 256),
 /// 256>>>(d, n)` (a helper inlined) keeps every `i` below `n`, so the two
-/// halves of the array never meet. Flags that give the grid drop the
-/// relation, as does a write of `n` between the grid's computation and
-/// the launch (`grow(&n)`); the rounded-up twin races.
+/// halves of the array never meet (the relation also states `n ==
+/// main::argc * 4096`, the host's `argc` a host variable). Flags that give
+/// the grid drop the relation, as does a write of `n` between the grid's
+/// computation and the launch (`grow(&n)`); the rounded-up twin races.
 #[test]
 fn launch_relations_from_host_code_are_assumed_and_stated() {
     let dir = "tests/kernels/constructs";
     let (code, stdout) = check_file(&format!("{dir}/launch_relation_helper.cu"), &[]);
     assert!(stdout.contains("kernel halves: DRF"), "{stdout}");
     assert!(
-        stdout.contains("assuming n / 256 >= 0 && gridDim.x == (u32)(n / 256) from the launch at"),
+        stdout.contains(
+            "assuming n == main::argc * 4096 && n / 256 >= 0 && gridDim.x == (u32)(n / 256) from the launch at"
+        ),
         "{stdout}"
     );
     assert_eq!(code, Some(0), "{stdout}");

@@ -198,6 +198,16 @@ impl<'t> HostFn<'t> {
         self.vars.contains_key(name)
     }
 
+    /// Where `name` may be written (`usize::MAX`: at any time).
+    pub(crate) fn writes_of(&self, name: &str) -> &[usize] {
+        self.writes.get(name).map_or(&[][..], |w| w.as_slice())
+    }
+
+    /// Whether a loop of the function encloses `pos`.
+    pub(crate) fn in_loop(&self, pos: usize) -> bool {
+        self.loops.iter().any(|(s, e)| *s <= pos && pos < *e)
+    }
+
     /// `None` when the function has a lambda (captures by reference are
     /// not tracked).
     pub(crate) fn analyse(syn: &'t Syntax, items: &Items, def: Node<'t>) -> Option<HostFn<'t>> {
@@ -452,6 +462,12 @@ const BY_VALUE: &[&str] = &[
     "cudaMemcpyAsync",
     "cudaMemsetAsync",
     "cudaMemcpy2D",
+    "cudaMemcpy2DAsync",
+    "cudaMemset2D",
+    "cudaMemset2DAsync",
+    "cudaMallocPitch",
+    "cudaMemcpy2DToArray",
+    "cudaMemcpy2DFromArray",
     "cudaFree",
     // Kernel launches through the API: the dimensions by value, the kernel's
     // arguments behind `void **` (their addresses are taken with `&`, a

@@ -71,6 +71,9 @@ pub struct Relations {
     /// relation or the parts were computed with, each stated with its
     /// first call.
     pub callers: Vec<(String, Span)>,
+    /// The host variables `cond` reads (`host_unknowns.rs`), to append to
+    /// the kernel's variables: their ids follow the kernel's.
+    pub hosts: Vec<warpsafe_ir::Var>,
 }
 
 /// The relations `launches` (all of the kernel's launches in the file and,
@@ -82,16 +85,17 @@ pub fn relations<'t>(
     companions: &[Companion<'_, 't>],
 ) -> Relations {
     let mut out = Relations::default();
+    let unknowns = HostUnknowns::after(kernel.vars.len());
     let per_launch: Vec<Vec<Fact>> = launches
         .iter()
         .map(|((syn, items), l)| {
-            let (facts, notes) = launch_facts(syn, items, kernel, l, companions);
+            let (facts, notes) = launch_facts(syn, items, kernel, l, companions, &unknowns);
             for n in notes {
                 if !out.callers.contains(&n) {
                     out.callers.push(n);
                 }
             }
-            facts
+            unknowns.prune(facts)
         })
         .collect();
     if per_launch.is_empty() {
@@ -142,7 +146,7 @@ pub fn relations<'t>(
             .expect("invariant: conjunctions are not empty")
     };
     let first = conjunctions[0].clone();
-    out.cond = Some(if conjunctions.iter().all(|c| *c == first) {
+    let cond = if conjunctions.iter().all(|c| *c == first) {
         and(first)
     } else {
         conjunctions
@@ -150,7 +154,10 @@ pub fn relations<'t>(
             .map(and)
             .reduce(|a, b| Expr::binary(BinOp::Or, ScalarTy::Bool, a, b))
             .expect("invariant: at least one launch")
-    });
+    };
+    let (cond, hosts) = unknowns.finish(cond, launches[0].1.span);
+    out.cond = Some(cond);
+    out.hosts = hosts;
     out
 }
 
@@ -163,6 +170,7 @@ fn launch_facts<'t>(
     kernel: &Kernel,
     launch: &Launch<'t>,
     companions: &[Companion<'_, 't>],
+    unknowns: &HostUnknowns,
 ) -> (Vec<Fact>, Vec<(String, Span)>) {
     let Some(host) = HostFn::analyse(syn, items, launch.host) else {
         return (Vec::new(), Vec::new());
@@ -171,6 +179,11 @@ fn launch_facts<'t>(
     let args = launch.args.clone().unwrap_or_default();
     let consts = HostConsts::visible_at(syn, items, launch.host, launch.call.start_byte());
     let mut cx = Cx::at(syn, items, &consts, &host, launch.call.start_byte());
+    cx.unknowns = function_name(syn, launch.host).map(|function| Unknowns {
+        reg: unknowns,
+        function,
+        def: launch.host,
+    });
     let fixed = callers::fixed_params(syn, items, launch.host, 0, companions);
     cx.add_fixed(&host, &fixed);
     let mut paths = path_conditions(syn, launch.call, launch.host);
@@ -431,8 +444,8 @@ fn launch_facts<'t>(
                 Some(v) => Expr::int(v, ScalarTy::U32),
                 None => value,
             };
-            for operand in signed_to_unsigned(kernel, &value) {
-                let t = type_of(kernel, &operand);
+            for operand in signed_to_unsigned(kernel, unknowns, &value) {
+                let t = type_of(kernel, unknowns, &operand);
                 let fact = Expr::binary(BinOp::Ge, t, operand, Expr::int(0, t));
                 if !facts.iter().any(|f: &Fact| f.cond == fact) {
                     facts.push(Fact {
@@ -456,21 +469,35 @@ fn launch_facts<'t>(
             used.push((name, fixed[name].value));
         }
     }
-    let notes = match used.first() {
+    let mut notes = match used.first() {
         Some((name, _)) => vec![fixed[*name].note(&used)],
         None => Vec::new(),
     };
+    drop(read);
+    // What the pitches read say (`pitch.rs`).
+    for (name, fact, call) in cx.pitches.take() {
+        facts.push(Fact {
+            key: Key::Path,
+            cond: fact,
+        });
+        notes.push((
+            format!(
+                "`{name}` is a pitch from cudaMallocPitch: at least the row's width in bytes, and pitch * height at most 2^40 bytes (an allocation of at most 1 TiB, that succeeded)"
+            ),
+            syn.span(call),
+        ));
+    }
     (facts, notes)
 }
 
 const DIMS: [Dim; 3] = [Dim::X, Dim::Y, Dim::Z];
 
 /// The signed operands that `e` converts to an unsigned type.
-fn signed_to_unsigned(kernel: &Kernel, e: &Expr) -> Vec<Expr> {
+fn signed_to_unsigned(kernel: &Kernel, unknowns: &HostUnknowns, e: &Expr) -> Vec<Expr> {
     let mut out = Vec::new();
     e.walk(&mut |x| {
         if let Expr::Cast(to, inner) = x {
-            let from = type_of(kernel, inner);
+            let from = type_of(kernel, unknowns, inner);
             if !to.is_signed()
                 && to.is_integer()
                 && from.is_signed()
@@ -484,12 +511,12 @@ fn signed_to_unsigned(kernel: &Kernel, e: &Expr) -> Vec<Expr> {
 }
 
 /// The C type of a relation's expression.
-fn type_of(kernel: &Kernel, e: &Expr) -> ScalarTy {
+fn type_of(kernel: &Kernel, unknowns: &HostUnknowns, e: &Expr) -> ScalarTy {
     match e {
         Expr::Const(_, ty) | Expr::Unary(_, ty, _) | Expr::Cast(ty, _) | Expr::Call(_, ty, _) => {
             *ty
         }
-        Expr::Var(v) => kernel.var(*v).ty,
+        Expr::Var(v) => unknowns.ty(*v).unwrap_or_else(|| kernel.var(*v).ty),
         Expr::Builtin(_) => ScalarTy::U32,
         Expr::Binary(op, ty, _, _) => {
             if op.is_boolean() {
@@ -498,7 +525,7 @@ fn type_of(kernel: &Kernel, e: &Expr) -> ScalarTy {
                 *ty
             }
         }
-        Expr::Select(_, a, _) => type_of(kernel, a),
+        Expr::Select(_, a, _) => type_of(kernel, unknowns, a),
     }
 }
 
@@ -521,18 +548,11 @@ fn bare_identifier<'t>(syn: &'t Syntax, items: &Items, n: Node) -> Option<(&'t s
 
 /// `e` with the variables of `known` replaced by their values.
 fn substitute(e: Expr, known: &HashMap<warpsafe_ir::VarId, i128>) -> Expr {
-    let sub = |x: Box<Expr>| Box::new(substitute(*x, known));
-    match e {
-        Expr::Var(v) => match known.get(&v) {
-            Some(c) => Expr::Const(warpsafe_ir::Const::Int(*c), ScalarTy::I64),
-            None => Expr::Var(v),
-        },
-        Expr::Unary(op, ty, a) => Expr::Unary(op, ty, sub(a)),
-        Expr::Binary(op, ty, a, b) => Expr::Binary(op, ty, sub(a), sub(b)),
-        Expr::Select(c, a, b) => Expr::Select(sub(c), sub(a), sub(b)),
-        Expr::Cast(ty, a) => Expr::Cast(ty, sub(a)),
-        e => e,
-    }
+    e.map_vars(&|v| {
+        known
+            .get(&v)
+            .map(|c| Expr::Const(warpsafe_ir::Const::Int(*c), ScalarTy::I64))
+    })
 }
 
 /// The value of an expression without variables, computed as C does
@@ -591,7 +611,10 @@ fn convert(e: Expr, from: ScalarTy, to: ScalarTy) -> Expr {
 mod brace_init;
 mod callers;
 pub(crate) use callers::{exported, Companion};
+mod host_unknowns;
+use host_unknowns::HostUnknowns;
 mod odd_part;
+mod pitch;
 mod power_of_two;
 
 /// Translation of host expressions into kernel expressions.
@@ -621,6 +644,21 @@ struct Cx<'a, 't> {
     /// Translating an inlined helper's body: only its parameters and
     /// file-scope constants are in scope.
     helper: bool,
+    /// Where host values that cannot be translated get a variable
+    /// (`host_unknowns.rs`), with the launching function's name; `None`
+    /// where a value must be known (a caller's constant argument).
+    unknowns: Option<Unknowns<'a, 't>>,
+    /// The pitch variables read (`pitch.rs`): each with its facts and the
+    /// first call that allocates it.
+    pitches: RefCell<Vec<(String, Expr, Node<'t>)>>,
+}
+
+/// Where host values get variables: the registry, and the launching
+/// function's name and definition.
+struct Unknowns<'a, 't> {
+    reg: &'a HostUnknowns,
+    function: &'t str,
+    def: Node<'t>,
 }
 
 impl ConstEnv for Cx<'_, '_> {
@@ -668,6 +706,8 @@ impl<'a, 't> Cx<'a, 't> {
             inducting: RefCell::new(Vec::new()),
             at,
             helper: false,
+            unknowns: None,
+            pitches: RefCell::new(Vec::new()),
         }
     }
 
@@ -802,11 +842,24 @@ impl<'a, 't> Cx<'a, 't> {
                 if let Some(value) = self.fixed_at(name, read) {
                     return Some((Expr::int(vty.wrap(value), vty), vty));
                 }
-                if !self.host.unchanged(name, var.decl, read) {
+                // The name read is this local, not a file-scope variable,
+                // and it still holds the value it was declared with.
+                if self.host.var_at(name, read).map(|v| v.decl) != Some(var.decl) {
                     return None;
                 }
-                let (e, ty) = self.tr(var.init?, depth + 1)?;
-                Some((convert(e, ty, vty), vty))
+                if !self.host.unchanged(name, var.decl, read) {
+                    return match var.init {
+                        None => self.pitch(name, var.decl, vty, read, depth),
+                        Some(_) => None,
+                    };
+                }
+                if let Some((e, ty)) = var.init.and_then(|i| self.tr(i, depth + 1)) {
+                    return Some((convert(e, ty, vty), vty));
+                }
+                // A value not known, but one value at every read.
+                let u = self.unknowns.as_ref()?;
+                let var = u.reg.var(format!("{}::{name}", u.function), var.decl, vty);
+                Some((var, vty))
             }
             "field_expression" => {
                 let base = child("argument")?;
@@ -1040,6 +1093,8 @@ impl<'a, 't> Cx<'a, 't> {
             locals,
             at: self.at,
             helper: true,
+            unknowns: None,
+            pitches: RefCell::new(Vec::new()),
         };
         let (e, ty) = inner.tr(value, depth + 1)?;
         ret.is_integer().then(|| (convert(e, ty, ret), ret))
@@ -1054,6 +1109,12 @@ fn function_declarator(def: Node) -> Option<Node> {
         d = d.child_by_field_name("declarator")?;
     }
     Some(d)
+}
+
+/// The name a function definition declares (`scan` of `size_t
+/// scan(...)`, `S::run` of a member defined outside its class).
+fn function_name<'t>(syn: &'t Syntax, def: Node<'t>) -> Option<&'t str> {
+    Some(syn.text(function_declarator(def)?.child_by_field_name("declarator")?))
 }
 
 /// A function definition's parameter declarations.

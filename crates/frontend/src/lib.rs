@@ -482,6 +482,8 @@ fn apply_relations(
         launch.notes.push((format!("assuming {text}"), Some(*call)));
     }
     if let Some(cond) = rel.cond {
+        // The host values the relation names are variables of the kernel.
+        kernel.vars.extend(rel.hosts);
         let text = warpsafe_ir::print_expr(kernel, &cond);
         let launch = &mut kernel.launch;
         let whence = if launches > 1 {

@@ -250,6 +250,23 @@ impl Expr {
         }
     }
 
+    /// The expression with each variable `f` maps replaced by what it
+    /// maps to (the others kept).
+    pub fn map_vars(self, f: &dyn Fn(VarId) -> Option<Expr>) -> Expr {
+        let sub = |x: Box<Expr>| Box::new(x.map_vars(f));
+        match self {
+            Expr::Var(v) => f(v).unwrap_or(Expr::Var(v)),
+            Expr::Unary(op, ty, a) => Expr::Unary(op, ty, sub(a)),
+            Expr::Binary(op, ty, a, b) => Expr::Binary(op, ty, sub(a), sub(b)),
+            Expr::Select(c, a, b) => Expr::Select(sub(c), sub(a), sub(b)),
+            Expr::Cast(ty, a) => Expr::Cast(ty, sub(a)),
+            Expr::Call(name, ty, args) => {
+                Expr::Call(name, ty, args.into_iter().map(|a| a.map_vars(f)).collect())
+            }
+            e @ (Expr::Const(..) | Expr::Builtin(_)) => e,
+        }
+    }
+
     /// Every variable the expression reads.
     pub fn vars(&self) -> Vec<VarId> {
         let mut out = Vec::new();

@@ -98,6 +98,12 @@ pub enum VarKind {
     Local,
     /// A temporary introduced by lowering.
     Temp,
+    /// A value of the launching host function that a launch relation
+    /// names (`scanExclusiveLarge::arrayLength`, a parameter the kernel is
+    /// passed only as `arrayLength / 1024`): uniform and unknown like a
+    /// parameter, but not one. The kernel's body never reads it; only
+    /// `check` assumes the relation, and nothing runs it.
+    Host,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -42,7 +42,9 @@ pub fn infer(kernel: &Kernel) -> Result<KernelProtocol, InferError> {
     let mut cx = Infer::new(kernel);
     let mut env = Env::new(kernel.vars.len());
     for var in &kernel.vars {
-        if var.kind == VarKind::Param {
+        // A host value a launch relation names is as unknown and as
+        // uniform as a parameter.
+        if matches!(var.kind, VarKind::Param | VarKind::Host) {
             env.set(
                 var.id,
                 Sym::Param {

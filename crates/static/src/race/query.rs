@@ -281,7 +281,7 @@ impl<'k> Check<'k> {
         let mut params = Vec::new();
         let mut param_map = std::collections::HashMap::new();
         for v in &self.kernel.vars {
-            if v.kind != VarKind::Param || v.ty.is_float() {
+            if !matches!(v.kind, VarKind::Param | VarKind::Host) || v.ty.is_float() {
                 continue;
             }
             let c = prelude.declare(solver, &format!("param{}", v.id.0), &sort_of(v.ty)?, false)?;
