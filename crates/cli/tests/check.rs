@@ -923,6 +923,46 @@ fn counters_that_only_double_or_halve_are_powers_of_two() {
     assert_eq!(code, Some(2), "{stdout}");
 }
 
+/// A pitch divided in place into elements (`stride /= sizeof(float)`) and
+/// the fields of a struct the launching function holds by value
+/// (`size.width`, also passed to a function declared to take it by value)
+/// are host values of the relation, so the grid's columns stay within the
+/// pitch's row and the kernel is DRF; the twin that divides by the size of
+/// a double races. Passed to a function declared to take a reference, the
+/// struct may change there: the grid computed after that call does not
+/// read its width (the pitch's width, read before, still does), and the
+/// race stays.
+#[test]
+fn pitches_divided_in_place_and_by_value_struct_fields_are_host_values() {
+    let file = "tests/kernels/constructs/launch_pitch_divided.cu";
+    let (code, stdout) = check_file(file, &[]);
+    assert!(stdout.contains("kernel clear: DRF"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "assuming stride == (i32)(run::stride / 4u) && run::size.width / 8 >= 0 && gridDim.x == (u32)(run::size.width / 8) && (run::stride >= (u64)run::size.width * 4u && run::stride <= 2147483647u) from"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file("tests/kernels/constructs/launch_pitch_divided_racy.cu", &[]);
+    assert!(stdout.contains("kernel clear: RACY"), "{stdout}");
+    assert!(
+        stdout.contains("stride == (i32)(run::stride / 8u)"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+    let text = std::fs::read_to_string(workspace_root().join(file))
+        .expect("invariant: the construct kernel exists")
+        .replace("Extent size);", "Extent &size);");
+    let (code, stdout) = common::run_on("check", "by_reference.cu", &text, &[]);
+    assert!(stdout.contains("kernel clear: RACY"), "{stdout}");
+    assert!(
+        !stdout.contains("gridDim.x == (u32)(run::size.width"),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+}
+
 /// A kernel launched from an `extern "C"` wrapper that only the
 /// program's other file calls: that file's constants fix the wrapper's
 /// parameters (stated with its calls), and the 256x256 map is DRF. When

@@ -74,6 +74,9 @@ pub(crate) struct HostVar<'t> {
     /// writes to the name change.
     pub(crate) dim3_value: bool,
     pub(crate) init: Option<Node<'t>>,
+    /// The declared type, when the declarator is a bare name (no
+    /// pointer, reference or array): a struct declared by value.
+    pub(crate) by_value_type: Option<Node<'t>>,
     /// Where the declaration starts.
     pub(crate) decl: usize,
     /// The byte range of the block (or statement, or function for a
@@ -298,6 +301,7 @@ impl<'t> HostFn<'t> {
                             dim3: dim3 && plain,
                             dim3_value: dim3 && (plain || const_ref),
                             init,
+                            by_value_type: ty.filter(|_| plain),
                             decl: pos,
                             scope: n
                                 .parent()
@@ -504,10 +508,34 @@ fn mark_call_args(syn: &Syntax, items: &Items, call: Node, writes: &mut Writes) 
         let Some(name) = bare_identifier_name(syn, a) else {
             continue;
         };
+        // Every definition and declaration of the callee takes the
+        // argument by value (`void CopyByte2Float(..., ROI Size);` in a
+        // header): a prototype with several declarators is not read.
         let by_value = callee.as_deref().is_some_and(|c| {
             BY_VALUE.contains(&c) || {
-                let defs: Vec<_> = items.fns.iter().filter(|f| f.name == c).collect();
-                !defs.is_empty() && defs.iter().all(|f| takes_by_value(syn, f.def, i))
+                let defs: Vec<_> = items
+                    .fns
+                    .iter()
+                    .filter(|f| f.name == c)
+                    .map(|f| f.def)
+                    .collect();
+                let protos: Vec<_> = items
+                    .prototypes
+                    .iter()
+                    .filter(|(p, _)| p == c)
+                    .map(|(_, d)| *d)
+                    .collect();
+                let single = |d: &Node| {
+                    d.children_by_field_name("declarator", &mut d.walk())
+                        .count()
+                        == 1
+                };
+                (!defs.is_empty() || !protos.is_empty())
+                    && protos.iter().all(single)
+                    && defs
+                        .iter()
+                        .chain(&protos)
+                        .all(|d| takes_by_value(syn, *d, i))
             }
         });
         if !by_value {
@@ -524,8 +552,8 @@ fn bare_identifier_name<'t>(syn: &'t Syntax, n: Node) -> Option<&'t str> {
     }
 }
 
-/// Whether the function defined by `def` takes its `i`-th parameter by
-/// value or by const reference.
+/// Whether the function defined (or declared) by `def` takes its `i`-th
+/// parameter by value or by const reference.
 fn takes_by_value(syn: &Syntax, def: Node, i: usize) -> bool {
     let mut d = def.child_by_field_name("declarator");
     while let Some(n) = d {

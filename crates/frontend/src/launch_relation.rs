@@ -482,7 +482,7 @@ fn launch_facts<'t>(
         });
         notes.push((
             format!(
-                "`{name}` is a pitch from cudaMallocPitch: at least the row's width in bytes, and pitch * height at most 2^40 bytes (an allocation of at most 1 TiB, that succeeded)"
+                "`{name}` is a pitch from cudaMallocPitch: at least the row's width in bytes and less than 2^31 bytes (from a call that succeeded)"
             ),
             syn.span(call),
         ));
@@ -616,6 +616,7 @@ use host_unknowns::HostUnknowns;
 mod odd_part;
 mod pitch;
 mod power_of_two;
+mod struct_field;
 
 /// Translation of host expressions into kernel expressions.
 struct Cx<'a, 't> {
@@ -874,8 +875,14 @@ impl<'a, 't> Cx<'a, 't> {
                     let e = self.brace_field(&b, i, depth)?;
                     return Some((e, b.fields[i].1));
                 }
-                let d = ["x", "y", "z"].iter().position(|f| *f == field)?;
                 let name = syn.text(n);
+                // A field of a struct held by value (`struct_field.rs`).
+                if !self.passed.contains_key(name) {
+                    if let Some(e) = self.struct_field(syn.text(base), field, n.start_byte()) {
+                        return Some(e);
+                    }
+                }
+                let d = ["x", "y", "z"].iter().position(|f| *f == field)?;
                 if let Some(e) = self.passed.get(name) {
                     // The component passed as a parameter (`dimsB.x` as
                     // `wB`), read where it holds the same value.

@@ -4,7 +4,7 @@
 // apart, and a pitch is at least the row's width in bytes, so the rows
 // of `out[y * stride + x]` (x below the width) never overlap. The relation
 // names the pitch as a host variable with `pitch >= width * 4` and
-// `pitch <= 2^40 / height` (the allocation succeeded and is at most 1 TiB).
+// `pitch < 2^31` (the allocation succeeded; a row is less than 2 GiB).
 #include <cuda_runtime.h>
 
 __global__ void fill(float *out, int stride, int width, int height)

@@ -47,31 +47,19 @@ impl<'t> Cx<'_, 't> {
         }
         let decl = init.parent()?.parent()?;
         let ty = decl.child_by_field_name("type")?;
-        let type_name = match ty.kind() {
-            "type_identifier" => self.syn.text(ty).to_string(),
-            "struct_specifier" => self.syn.text(ty.child_by_field_name("name")?).to_string(),
-            _ => return None,
-        };
+        let type_name = self.type_name(ty)?;
         let types = &self.items.types;
-        if types.unions.contains_key(&type_name) || types.rejected.contains_key(&type_name) {
+        if !self.plain_struct(&type_name) {
             return None;
         }
         // A constructor, not the list, makes the object; a default member
-        // initialiser, not 0, fills a field past the list's end; a method
-        // may change the object without a write the analysis sees
-        // (`e.setWidth(n)`).
+        // initialiser, not 0, fills a field past the list's end.
         let special = self
             .items
             .classes
             .get(&type_name)
             .is_some_and(|c| c.has_ctor || c.dtor.is_some() || !c.field_inits.is_empty());
-        if special
-            || self
-                .items
-                .fns
-                .iter()
-                .any(|f| f.owner.as_deref() == Some(&type_name))
-        {
+        if special {
             return None;
         }
         let fields = types.with_struct(&type_name, |d| {
@@ -99,6 +87,29 @@ impl<'t> Cx<'_, 't> {
             fields,
             elements,
         })
+    }
+
+    /// The name of the struct type `ty` names (`Extent`, `struct Extent`).
+    pub(super) fn type_name(&self, ty: Node) -> Option<String> {
+        match ty.kind() {
+            "type_identifier" => Some(self.syn.text(ty).to_string()),
+            "struct_specifier" => Some(self.syn.text(ty.child_by_field_name("name")?).to_string()),
+            _ => None,
+        }
+    }
+
+    /// Whether `type_name` is a struct that is no union, not rejected and
+    /// has no methods (a method may change an object without a write the
+    /// analysis sees: `e.setWidth(n)`).
+    pub(super) fn plain_struct(&self, type_name: &str) -> bool {
+        let types = &self.items.types;
+        !types.unions.contains_key(type_name)
+            && !types.rejected.contains_key(type_name)
+            && !self
+                .items
+                .fns
+                .iter()
+                .any(|f| f.owner.as_deref() == Some(type_name))
     }
 
     /// Field `i` of a brace-initialised struct, as a kernel expression of

@@ -79,13 +79,20 @@ impl HostUnknowns {
         self.ty(v).is_some()
     }
 
-    /// One launch's `facts` without those that say nothing about the
-    /// kernel: facts over host variables alone that no fact reading a
+    /// One launch's `facts` without those that divide by a host value and
+    /// those that say nothing about the kernel: facts over host variables alone that no fact reading a
     /// kernel parameter or a dimension links to through shared host
     /// variables, and then (`free_unknowns`) those whose only link is a
     /// host variable that stands for a kernel value alone. Dropping a
     /// fact only assumes less.
     pub(super) fn prune(&self, facts: Vec<Fact>) -> Vec<Fact> {
+        // A division by a host value (`width / nthreads` for the grid
+        // and `nthreads` for the block) leaves the solver a division by
+        // an unknown: boxFilter's queries all ran out of time on it.
+        let facts: Vec<Fact> = facts
+            .into_iter()
+            .filter(|f| !self.divides_by_host(&f.cond))
+            .collect();
         let hosts_of = |e: &Expr| {
             let mut hosts = Vec::new();
             let mut kernel = false;
@@ -122,6 +129,18 @@ impl HostUnknowns {
             .filter_map(|(f, k)| k.then_some(f))
             .collect();
         self.free_unknowns(linked)
+    }
+
+    /// Whether `e` divides by (or takes the remainder of) an expression
+    /// that reads a host variable.
+    fn divides_by_host(&self, e: &Expr) -> bool {
+        let mut found = false;
+        e.walk(&mut |x| {
+            if let Expr::Binary(BinOp::Div | BinOp::Rem, _, _, by) = x {
+                found |= by.vars().iter().any(|v| self.is_host(*v));
+            }
+        });
+        found
     }
 
     /// `facts` without the host values that only name a kernel value:

@@ -13,27 +13,33 @@
 //! allocation", and element `(row, col)` is at `base + row * pitch` plus
 //! `col` elements). The launch relation reads such a variable as a host
 //! value (`host_unknowns.rs`) with the facts `pitch >= width` and `pitch
-//! <= 2^40 / height`: the allocation of `pitch * height` bytes is at most
-//! 1 TiB (the README lists this as an assumption), which keeps the
-//! element pitch `(int)(pitch / 4)` from wrapping.
+//! < 2^31`: a row is less than 2 GiB (the README lists this as an
+//! assumption), which keeps the element pitch `(int)(pitch / 4)` from
+//! wrapping. dct8x8 divides the pitch in place first (`DstStride /=
+//! sizeof(float)`): the value read is then `pitch / 4`.
 //!
 //! **Invariant:** the facts hold at a read of the variable only when its
-//! value there is one of those calls' results: every write of the
-//! variable is its address passed as `cudaMallocPitch`'s second argument
-//! (nothing else writes it, no pointer to it is kept); every such call
-//! comes before the read and is in no loop, so it runs at most once and
-//! the last one that ran wrote the value read; and each call's width and
-//! height translate at the call. With several calls the facts are their
-//! disjunction. A call that fails leaves the pitch unwritten: the facts
-//! assume the allocations succeeded (cuda-samples check every call).
+//! value there is one of those calls' results, or it divided once by a
+//! positive constant: every write of the variable is its address passed
+//! as `cudaMallocPitch`'s second argument (nothing else writes it, no
+//! pointer to it is kept) but for at most one `name /= c`; every such
+//! call comes before the read and is in no loop, so it runs at most once
+//! and the last one that ran wrote the value read; the division is a
+//! statement of its own after every call, before the read, in no loop,
+//! in a block that encloses the read (so it ran, once, on the way to the
+//! read); and each call's width translates at the call. With several
+//! calls the facts are their disjunction. A call that fails leaves the
+//! pitch unwritten: the facts assume the allocations succeeded
+//! (cuda-samples check every call).
 
 use super::{convert, Cx};
+use crate::consteval::eval_typed;
 use crate::syntax::{callee_name, named_children, strip_parens};
 use tree_sitter::Node;
 use warpsafe_ir::{BinOp, Expr, ScalarTy};
 
-/// The largest allocation assumed: 1 TiB.
-const MAX_ALLOCATION: i128 = 1 << 40;
+/// The largest pitch assumed: 2^31 - 1 bytes.
+const MAX_PITCH: i128 = (1 << 31) - 1;
 
 impl<'t> Cx<'_, 't> {
     /// The value of the pitch variable `name` (declared at `decl`, of type
@@ -52,16 +58,27 @@ impl<'t> Cx<'_, 't> {
             return None;
         }
         let calls = pitch_calls(self, unknowns.def, name);
-        let writes = self.host.writes_of(name);
         if calls.is_empty()
-            || writes.len() != calls.len()
-            || !writes.iter().all(|w| calls.iter().any(|(_, at)| at == w))
             || calls
                 .iter()
                 .any(|(_, at)| *at >= read || self.host.in_loop(*at))
         {
             return None;
         }
+        // Every write is a call's, but for at most one division after
+        // them all.
+        let others: Vec<usize> = self
+            .host
+            .writes_of(name)
+            .iter()
+            .copied()
+            .filter(|w| !calls.iter().any(|(_, at)| at == w))
+            .collect();
+        let divisor = match others.as_slice() {
+            [] => None,
+            [at] => Some(self.division(unknowns.def, name, *at, read, &calls)?),
+            _ => return None,
+        };
         let value = unknowns
             .reg
             .var(format!("{}::{name}", unknowns.function), decl, ty);
@@ -69,39 +86,12 @@ impl<'t> Cx<'_, 't> {
         for (call, _) in &calls {
             let args = named_children(call.child_by_field_name("arguments")?);
             let (width, wty) = self.tr(*args.get(2)?, depth + 1)?;
-            let (height, hty) = self.tr(*args.get(3)?, depth + 1)?;
-            let (width, height) = (convert(width, wty, ty), convert(height, hty, ty));
-            let at_least = Expr::binary(BinOp::Ge, ty, value.clone(), width);
-            let at_most = |limit| Expr::binary(BinOp::Le, ty, value.clone(), limit);
-            let case = match height.as_const_int() {
-                Some(0) => at_least,
-                Some(h) => Expr::binary(
-                    BinOp::And,
-                    ScalarTy::Bool,
-                    at_least,
-                    at_most(Expr::int(MAX_ALLOCATION / h.max(1), ty)),
-                ),
-                None => Expr::binary(
-                    BinOp::And,
-                    ScalarTy::Bool,
-                    at_least,
-                    Expr::Select(
-                        Box::new(Expr::binary(
-                            BinOp::Eq,
-                            ty,
-                            height.clone(),
-                            Expr::int(0, ty),
-                        )),
-                        Box::new(Expr::bool(true)),
-                        Box::new(at_most(Expr::binary(
-                            BinOp::Div,
-                            ty,
-                            Expr::int(MAX_ALLOCATION, ty),
-                            height,
-                        ))),
-                    ),
-                ),
-            };
+            let case = Expr::binary(
+                BinOp::And,
+                ScalarTy::Bool,
+                Expr::binary(BinOp::Ge, ty, value.clone(), convert(width, wty, ty)),
+                Expr::binary(BinOp::Le, ty, value.clone(), Expr::int(MAX_PITCH, ty)),
+            );
             if !cases.contains(&case) {
                 cases.push(case);
             }
@@ -114,7 +104,55 @@ impl<'t> Cx<'_, 't> {
             let at = calls[0].0;
             pitches.push((name.to_string(), fact, at));
         }
-        Some((value, ty))
+        let read_value = match divisor {
+            None => value,
+            Some(c) => Expr::binary(BinOp::Div, ty, value, Expr::int(c, ty)),
+        };
+        Some((read_value, ty))
+    }
+
+    /// The divisor of `name /= c` written at `at` (`c` a positive
+    /// constant), when the division certainly runs once between the
+    /// `calls` and `read`: a statement of its own in a block that
+    /// encloses the read (not a `case` of a `switch`), after every call,
+    /// before the read, in no loop.
+    fn division(
+        &self,
+        def: Node<'t>,
+        name: &str,
+        at: usize,
+        read: usize,
+        calls: &[(Node<'t>, usize)],
+    ) -> Option<i128> {
+        if at >= read || self.host.in_loop(at) || calls.iter().any(|(_, c)| *c >= at) {
+            return None;
+        }
+        let assign = def.descendant_for_byte_range(at, at + 1).and_then(|n| {
+            let mut n = n;
+            while n.kind() != "assignment_expression" || n.start_byte() != at {
+                n = n.parent()?;
+            }
+            Some(n)
+        })?;
+        let left = assign.child_by_field_name("left")?;
+        let op = assign.child_by_field_name("operator")?;
+        if left.kind() != "identifier" || self.syn.text(left) != name || self.syn.text(op) != "/=" {
+            return None;
+        }
+        let stmt = assign
+            .parent()
+            .filter(|s| s.kind() == "expression_statement")?;
+        // (A statement of a `switch`'s body before its first label never
+        // runs.)
+        let block = stmt.parent().filter(|b| {
+            b.kind() == "compound_statement"
+                && b.parent().is_none_or(|p| p.kind() != "switch_statement")
+        })?;
+        if !(block.start_byte() <= read && read < block.end_byte()) {
+            return None;
+        }
+        let (c, _) = eval_typed(self.syn, assign.child_by_field_name("right")?, self)?;
+        (c > 0).then_some(c)
     }
 }
 
