@@ -614,6 +614,7 @@ pub(crate) use callers::{exported, Companion};
 mod host_unknowns;
 use host_unknowns::HostUnknowns;
 mod odd_part;
+mod out_param;
 mod pitch;
 mod power_of_two;
 mod struct_field;
@@ -850,7 +851,9 @@ impl<'a, 't> Cx<'a, 't> {
                 }
                 if !self.host.unchanged(name, var.decl, read) {
                     return match var.init {
-                        None => self.pitch(name, var.decl, vty, read, depth),
+                        None => self
+                            .pitch(name, var.decl, vty, read, depth)
+                            .or_else(|| self.out_param(name, vty, read, depth)),
                         Some(_) => None,
                     };
                 }
@@ -1045,6 +1048,9 @@ impl<'a, 't> Cx<'a, 't> {
             return None;
         }
         let name = syn.text(f);
+        if let Some(m) = self.min_max(call, name, depth) {
+            return Some(m);
+        }
         let mut defs = self
             .items
             .fns
@@ -1087,8 +1093,15 @@ impl<'a, 't> Cx<'a, 't> {
             let (e, ty) = self.tr(*a, depth + 1)?;
             locals.insert(syn.text(pname).to_string(), (convert(e, ty, pty), pty));
         }
-        let inner = Cx {
-            syn,
+        let (e, ty) = self.with_locals(locals).tr(value, depth + 1)?;
+        ret.is_integer().then(|| (convert(e, ty, ret), ret))
+    }
+
+    /// Translation of a helper's body, where only `locals` (its
+    /// parameters) and file-scope constants are in scope.
+    fn with_locals(&self, locals: HashMap<String, (Expr, ScalarTy)>) -> Cx<'a, 't> {
+        Cx {
+            syn: self.syn,
             items: self.items,
             consts: self.consts,
             host: self.host,
@@ -1102,9 +1115,52 @@ impl<'a, 't> Cx<'a, 't> {
             helper: true,
             unknowns: None,
             pitches: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// `min(a, b)` or `max(a, b)` of two integers of one type: CUDA's host
+    /// overloads for that type are an exact match, and `std::min` agrees
+    /// (the smaller or larger value). Not when the file defines a function
+    /// of that name that could be the better match: a template, or one
+    /// whose first parameter is a scalar (overloads for vector types like
+    /// helper_math.h's `min(int2, int2)` take no integer).
+    fn min_max(&self, call: Node<'t>, name: &str, depth: u32) -> Option<(Expr, ScalarTy)> {
+        let op = match name {
+            "min" => BinOp::Lt,
+            "max" => BinOp::Gt,
+            _ => return None,
         };
-        let (e, ty) = inner.tr(value, depth + 1)?;
-        ret.is_integer().then(|| (convert(e, ty, ret), ret))
+        let may_match = |g: &&crate::items::FnItem| {
+            !g.template.is_empty()
+                || parameters(g.def)
+                    .and_then(|ps| ps.first().copied())
+                    .and_then(|p| p.child_by_field_name("type"))
+                    .is_none_or(|t| {
+                        let text = self.syn.text(t);
+                        scalar_of_type(self.syn, self.items, t).is_some()
+                            || !(crate::types::vector_type(text).is_some()
+                                || self.items.types.structs.contains_key(text))
+                    })
+        };
+        if self
+            .items
+            .fns
+            .iter()
+            .filter(|g| g.name == name)
+            .any(|g| may_match(&g))
+        {
+            return None;
+        }
+        let [a, b] = named_children(call.child_by_field_name("arguments")?)[..] else {
+            return None;
+        };
+        let (a, aty) = self.tr(a, depth + 1)?;
+        let (b, bty) = self.tr(b, depth + 1)?;
+        if aty != bty || !aty.is_integer() {
+            return None;
+        }
+        let pick = Expr::binary(op, aty, a.clone(), b.clone());
+        Some((Expr::Select(Box::new(pick), Box::new(a), Box::new(b)), aty))
     }
 }
 
@@ -1129,6 +1185,20 @@ fn parameters(def: Node) -> Option<Vec<Node>> {
     Some(named_children(
         function_declarator(def)?.child_by_field_name("parameters")?,
     ))
+}
+
+/// Whether the statement `stmt` surely ran, once, before control reaches
+/// `read` after it: it is a statement of its own in a block that encloses
+/// `read` (not the body of a `switch`, whose statements before the first
+/// label never run). Its being before `read` and in no loop is the
+/// caller's to check.
+fn runs_on_the_way(stmt: Node, read: usize) -> bool {
+    stmt.parent().is_some_and(|b| {
+        b.kind() == "compound_statement"
+            && b.parent().is_none_or(|p| p.kind() != "switch_statement")
+            && b.start_byte() <= read
+            && read < b.end_byte()
+    })
 }
 
 /// Whether evaluating `n` has no side effect (names, literals, arithmetic,

@@ -32,7 +32,7 @@
 //! pitch unwritten: the facts assume the allocations succeeded
 //! (cuda-samples check every call).
 
-use super::{convert, Cx};
+use super::{convert, runs_on_the_way, Cx};
 use crate::consteval::eval_typed;
 use crate::syntax::{callee_name, named_children, strip_parens};
 use tree_sitter::Node;
@@ -142,13 +142,7 @@ impl<'t> Cx<'_, 't> {
         let stmt = assign
             .parent()
             .filter(|s| s.kind() == "expression_statement")?;
-        // (A statement of a `switch`'s body before its first label never
-        // runs.)
-        let block = stmt.parent().filter(|b| {
-            b.kind() == "compound_statement"
-                && b.parent().is_none_or(|p| p.kind() != "switch_statement")
-        })?;
-        if !(block.start_byte() <= read && read < block.end_byte()) {
+        if !runs_on_the_way(stmt, read) {
             return None;
         }
         let (c, _) = eval_typed(self.syn, assign.child_by_field_name("right")?, self)?;
