@@ -985,6 +985,27 @@ fn a_wrapper_called_from_the_programs_other_file_takes_its_constants() {
     assert_eq!(code, Some(2), "{stdout}");
 }
 
+/// A kernel defined in one file and launched only from the program's
+/// other file, from host and device code: every launch has one block, so
+/// the kernel that never reads `blockIdx` is DRF. When the device-side
+/// launch has two blocks, its grid is not known and the race stays.
+#[test]
+fn a_kernel_launched_only_from_the_programs_other_file_takes_those_launches() {
+    let (code, stdout) = check_file("tests/programs/split_launch/rows.cu", &[]);
+    assert!(stdout.contains("kernel fill_row: DRF"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "gridDim=(1,1,1) (gridDim from the launch at tests/programs/split_launch/main.cu:11:3"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, stdout) = check_file("tests/programs/split_launch_racy/rows.cu", &[]);
+    assert!(stdout.contains("kernel fill_row: RACY"), "{stdout}");
+    assert!(stdout.contains("gridDim=(any,1,1)"), "{stdout}");
+    assert_eq!(code, Some(2), "{stdout}");
+}
+
 /// Kernels compiled at run time and launched by name through the driver
 /// API from the program's other file: each takes the block of the launch
 /// that looked it up (`if (bs == 16) cuModuleGetFunction(..., "transpose16")`)

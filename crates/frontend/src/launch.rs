@@ -103,8 +103,19 @@ pub fn device_launches(syn: &Syntax, items: &Items) -> Vec<DeviceLaunch> {
 }
 
 pub fn find_launches<'t>(syn: &'t Syntax, items: &Items<'t>) -> Vec<Launch<'t>> {
+    find_launches_of(syn, items, &|_| false)
+}
+
+/// The launches of the file's host code, also of the kernels `declared`
+/// names (a file that declares a kernel another file defines).
+pub(crate) fn find_launches_of<'t>(
+    syn: &'t Syntax,
+    items: &Items<'t>,
+    declared: &dyn Fn(&str) -> bool,
+) -> Vec<Launch<'t>> {
     let mut out = Vec::new();
-    let is_kernel = |name: &str| items.fns.iter().any(|g| g.is_kernel() && g.name == name);
+    let is_kernel =
+        |name: &str| declared(name) || items.fns.iter().any(|g| g.is_kernel() && g.name == name);
     for f in &items.fns {
         if device_only(f) {
             continue;

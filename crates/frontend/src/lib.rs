@@ -169,7 +169,17 @@ pub fn compile(
     let by_name = kernels
         .iter()
         .any(|f| launch_driver::c_linkage(&syn, f) && !launches.iter().any(|l| l.kernel == f.name));
+    // Kernels the file never launches that another file may (declared
+    // there, defined here: `cdpQuicksort.h`'s `bitonicsort`).
+    let unlaunched: Vec<String> = kernels
+        .iter()
+        .filter(|f| f.template.is_empty() && !f.quals.static_)
+        .filter(|f| !launches.iter().any(|l| l.kernel == f.name))
+        .filter(|f| !from_device.iter().any(|l| l.kernel == f.name))
+        .map(|f| f.name.clone())
+        .collect();
     let companion_syns: Vec<syntax::Syntax> = if by_name
+        || !unlaunched.is_empty()
         || launches
             .iter()
             .any(|l| launch_relation::exported(&syn, &items, l.host))
@@ -182,7 +192,7 @@ pub fn compile(
     let companion_items: Vec<Items> = companion_syns.iter().map(Items::collect).collect();
     let companions: Vec<launch_relation::Companion> =
         companion_syns.iter().zip(&companion_items).collect();
-    let program = Program::scan((&syn, &items), companions, by_name);
+    let program = Program::scan((&syn, &items), companions, by_name, &unlaunched);
     let mut module = Module::default();
     for f in kernels {
         if f.broken {
@@ -295,8 +305,11 @@ fn lower_one<'t>(
     // A kernel launched from device code gets launches whose arguments the
     // host never sees: only dimensions every launch, host or device,
     // gives as the same constant are taken.
-    let device: Vec<&launch::DeviceLaunch> =
-        from_device.iter().filter(|l| l.kernel == f.name).collect();
+    let device: Vec<&launch::DeviceLaunch> = from_device
+        .iter()
+        .chain(&program.elsewhere_device)
+        .filter(|l| l.kernel == f.name)
+        .collect();
     // The launches of this instantiation (of every one, for a kernel that
     // is not a template).
     let by_name = launch_driver::c_linkage(syn, f);
@@ -315,6 +328,13 @@ fn lower_one<'t>(
                 .driver
                 .iter()
                 .filter(|(_, l)| by_name && l.kernel == f.name)
+                .map(|(c, l)| (*c, l)),
+        )
+        .chain(
+            program
+                .elsewhere
+                .iter()
+                .filter(|(_, l)| l.kernel == f.name)
                 .map(|(c, l)| (*c, l)),
         )
         .collect();
@@ -360,6 +380,31 @@ fn lower_one<'t>(
                 .push(("gridDim from the launch".into(), Some(first.span)));
         }
     }
+    if mine.is_empty() && !device.is_empty() && (!by_name || program.unresolved.is_empty()) {
+        // Launched only from device code (and not by name through a
+        // driver-API handle warpsafe does not follow): dimensions every
+        // such launch gives as the same constant.
+        let launch = &mut kernel.launch;
+        for (given, dims, what) in [
+            (
+                &mut launch.block,
+                agreed(device.iter().map(|l| l.block).collect()),
+                "blockDim",
+            ),
+            (
+                &mut launch.grid,
+                agreed(device.iter().map(|l| l.grid).collect()),
+                "gridDim",
+            ),
+        ] {
+            if let (None, Some(d)) = (&given, dims) {
+                *given = Some(d);
+                launch
+                    .notes
+                    .push((format!("{what} from the launches in device code"), None));
+            }
+        }
+    }
     if let Some((_, first)) = mine.first().filter(|_| device.is_empty()) {
         let rel = launch_relation::relations(&kernel, &mine, &program.companions);
         apply_relations(&mut kernel, rel, first.span, mine.len());
@@ -388,20 +433,51 @@ struct Program<'t> {
     companions: Vec<launch_relation::Companion<'t, 't>>,
     driver: Vec<(launch_relation::Companion<'t, 't>, launch::Launch<'t>)>,
     unresolved: Vec<warpsafe_source::Span>,
+    /// Launches in the other files of kernels this file defines and never
+    /// launches (`unlaunched`), from their host and their device code.
+    elsewhere: Vec<(launch_relation::Companion<'t, 't>, launch::Launch<'t>)>,
+    elsewhere_device: Vec<launch::DeviceLaunch>,
 }
 
 impl<'t> Program<'t> {
-    /// The driver-API launches are looked for only when `by_name`.
+    /// The driver-API launches are looked for only when `by_name`. A file
+    /// that defines a kernel of `unlaunched` itself is another program's
+    /// and gives it no launch; one that only declares it `__global__`
+    /// gives its launches.
     fn scan(
         own: launch_relation::Companion<'t, 't>,
         companions: Vec<launch_relation::Companion<'t, 't>>,
         by_name: bool,
+        unlaunched: &[String],
     ) -> Self {
         let mut out = Program {
             companions,
             driver: Vec::new(),
             unresolved: Vec::new(),
+            elsewhere: Vec::new(),
+            elsewhere_device: Vec::new(),
         };
+        for file in out.companions.clone() {
+            let (syn, items) = file;
+            let declared = |name: &str| {
+                unlaunched.iter().any(|k| k == name)
+                    && !items.fns.iter().any(|g| g.name == name)
+                    && items
+                        .prototypes
+                        .iter()
+                        .any(|(p, d)| p == name && decl::quals(syn, *d).global)
+            };
+            for l in launch::find_launches_of(syn, items, &declared) {
+                if declared(&l.kernel) {
+                    out.elsewhere.push((file, l));
+                }
+            }
+            out.elsewhere_device.extend(
+                launch::device_launches(syn, items)
+                    .into_iter()
+                    .filter(|l| declared(&l.kernel)),
+            );
+        }
         if !by_name {
             return out;
         }
