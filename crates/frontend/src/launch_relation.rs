@@ -1130,7 +1130,7 @@ impl<'a, 't> Cx<'a, 't> {
             "max" => BinOp::Gt,
             _ => return None,
         };
-        let may_match = |g: &&crate::items::FnItem| {
+        let may_match = |g: &crate::items::FnItem| {
             !g.template.is_empty()
                 || parameters(g.def)
                     .and_then(|ps| ps.first().copied())
@@ -1147,7 +1147,7 @@ impl<'a, 't> Cx<'a, 't> {
             .fns
             .iter()
             .filter(|g| g.name == name)
-            .any(|g| may_match(&g))
+            .any(may_match)
         {
             return None;
         }
@@ -1185,6 +1185,16 @@ fn parameters(def: Node) -> Option<Vec<Node>> {
     Some(named_children(
         function_declarator(def)?.child_by_field_name("parameters")?,
     ))
+}
+
+/// The node of kind `kind` that starts at byte `at` of `def` (the
+/// outermost such node above the token there).
+fn node_starting_at<'t>(def: Node<'t>, at: usize, kind: &str) -> Option<Node<'t>> {
+    let mut n = def.descendant_for_byte_range(at, at + 1)?;
+    while n.kind() != kind || n.start_byte() != at {
+        n = n.parent()?;
+    }
+    Some(n)
 }
 
 /// Whether the statement `stmt` surely ran, once, before control reaches

@@ -80,11 +80,11 @@ impl HostUnknowns {
     }
 
     /// One launch's `facts` without those that divide by a host value and
-    /// those that say nothing about the kernel: facts over host variables alone that no fact reading a
-    /// kernel parameter or a dimension links to through shared host
-    /// variables, and then (`free_unknowns`) those whose only link is a
-    /// host variable that stands for a kernel value alone. Dropping a
-    /// fact only assumes less.
+    /// those that say nothing about the kernel: facts over host variables
+    /// alone that no fact reading a kernel parameter or a dimension links
+    /// to through shared host variables, and then (`free_unknowns`) those
+    /// whose only link is a host variable that stands for a kernel value
+    /// alone. Dropping a fact only assumes less.
     pub(super) fn prune(&self, facts: Vec<Fact>) -> Vec<Fact> {
         // A division by a host value (`width / nthreads` for the grid
         // and `nthreads` for the block) leaves the solver a division by

@@ -27,7 +27,7 @@
 //! encloses the read (so it ran, once, on the way there). Its arguments
 //! are translated where the call reads them.
 
-use super::{runs_on_the_way, Cx};
+use super::{node_starting_at, runs_on_the_way, Cx};
 use crate::host_writes::scalar_of_type;
 use crate::syntax::named_children;
 use std::collections::HashMap;
@@ -134,11 +134,7 @@ impl<'t> Cx<'_, 't> {
     /// The call whose write `host_writes.rs` counts at `at`, when it is
     /// the whole expression of a statement.
     fn call_statement_at(&self, at: usize) -> Option<Node<'t>> {
-        let def = self.unknowns.as_ref()?.def;
-        let mut n = def.descendant_for_byte_range(at, at + 1)?;
-        while n.kind() != "call_expression" || n.start_byte() != at {
-            n = n.parent()?;
-        }
+        let n = node_starting_at(self.unknowns.as_ref()?.def, at, "call_expression")?;
         n.parent()
             .is_some_and(|s| s.kind() == "expression_statement")
             .then_some(n)

@@ -32,7 +32,7 @@
 //! pitch unwritten: the facts assume the allocations succeeded
 //! (cuda-samples check every call).
 
-use super::{convert, runs_on_the_way, Cx};
+use super::{convert, node_starting_at, runs_on_the_way, Cx};
 use crate::consteval::eval_typed;
 use crate::syntax::{callee_name, named_children, strip_parens};
 use tree_sitter::Node;
@@ -127,13 +127,7 @@ impl<'t> Cx<'_, 't> {
         if at >= read || self.host.in_loop(at) || calls.iter().any(|(_, c)| *c >= at) {
             return None;
         }
-        let assign = def.descendant_for_byte_range(at, at + 1).and_then(|n| {
-            let mut n = n;
-            while n.kind() != "assignment_expression" || n.start_byte() != at {
-                n = n.parent()?;
-            }
-            Some(n)
-        })?;
+        let assign = node_starting_at(def, at, "assignment_expression")?;
         let left = assign.child_by_field_name("left")?;
         let op = assign.child_by_field_name("operator")?;
         if left.kind() != "identifier" || self.syn.text(left) != name || self.syn.text(op) != "/=" {

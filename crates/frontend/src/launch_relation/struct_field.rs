@@ -17,11 +17,11 @@
 //! union, not rejected, without methods, and the launching function calls
 //! nothing through the variable, `v.reset()` or `v()`: a method, also an
 //! inherited one, may change the object without a write `host_writes.rs`
-//! sees) and the variable is a local or
-//! parameter of the launching function declared by value (no pointer,
-//! reference or array), the declaration visible at the read, unchanged
-//! between its declaration and the read (a field assignment, `&x` or a
-//! call that may take it by reference is a write of the whole variable).
+//! sees) and the variable is a local or parameter of the launching
+//! function declared by value (no pointer, reference or array), the
+//! declaration visible at the read, unchanged between its declaration
+//! and the read (a field assignment, `&x` or a call that may take it by
+//! reference is a write of the whole variable).
 //! Then every read of the field sees the value it had at the declaration:
 //! one variable per field and declaration.
 
