@@ -630,7 +630,9 @@ impl<'t> Lowerer<'_, 't> {
                 if let Some((_, ret)) = MATH.iter().find(|(m, _)| *m == name) {
                     return self.math(name, *ret, args, n).map(Some);
                 }
-                if super::warp_exchange::is_warp_exchange(name) {
+                if super::warp_exchange::is_warp_exchange(name)
+                    || super::warp_exchange::is_legacy_warp_exchange(name)
+                {
                     return self.warp_exchange(name, args, n).map(Some);
                 }
                 if let Some(shape) = super::surface::shape(name) {
@@ -1342,21 +1344,15 @@ impl<'t> Lowerer<'_, 't> {
     }
 }
 
-/// Why a CUDA intrinsic warpsafe does not lower is rejected.
+/// Why a CUDA intrinsic warpsafe does not lower is rejected (the warp
+/// exchanges it models, with a mask or without, are lowered before this).
 fn unsupported_intrinsic(name: &str) -> Option<&'static str> {
-    if [
+    [
         "__shfl", "__ballot", "__any", "__all", "__match", "__reduce",
     ]
     .iter()
     .any(|p| name.starts_with(p))
-    {
-        return Some(if name.ends_with("_sync") {
-            "a warp exchange warpsafe does not model"
-        } else {
-            "a warp intrinsic without a mask, removed in CUDA 9: use its `_sync` form"
-        });
-    }
-    None
+    .then_some("a warp exchange warpsafe does not model")
 }
 
 fn u(e: Expr) -> Expr {

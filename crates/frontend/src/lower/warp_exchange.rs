@@ -12,9 +12,15 @@
 //! exchange orders no memory (CUDA guarantees no ordering for shuffles and
 //! votes), so none is modelled.
 //!
+//! The mask-less forms of CUDA before 9 (`__shfl_down(v, d)`, `__ballot(p)`,
+//! `__any(p)`, `__all(p)`, removed for sm_70 and later, still in older
+//! code) are lowered the same way, with a warning: their value is any value
+//! too, so the abstraction holds whichever lanes take part.
+//!
 //! Known gaps, stated in the README: the explorers reject the unknown value
 //! (no lane-exact semantics yet), and a mask naming threads that do not
-//! reach the call is not reported as divergence.
+//! reach the call (for the mask-less forms, a warp that has diverged) is
+//! not reported as divergence.
 
 use super::overload::c_type;
 use super::value::Value;
@@ -46,6 +52,20 @@ pub fn is_warp_exchange(name: &str) -> bool {
     )
 }
 
+/// The mask-less warp intrinsics of CUDA before 9, removed for sm_70 and
+/// later (see the module doc).
+pub fn is_legacy_warp_exchange(name: &str) -> bool {
+    matches!(
+        name,
+        "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" | "__ballot" | "__any" | "__all"
+    )
+}
+
+/// The warning a kernel that calls a mask-less warp intrinsic gets, once.
+const LEGACY: &str = "a warp intrinsic without a mask (`__shfl_down`, `__ballot` and the rest \
+of CUDA before 9, removed for sm_70 and later) is read as its `_sync` form over the whole warp: \
+its value is any value, and whether the warp has diverged at the call is not checked";
+
 /// Tile methods that exchange data among the tile's threads.
 pub fn is_tile_exchange(method: &str) -> bool {
     matches!(
@@ -55,7 +75,8 @@ pub fn is_tile_exchange(method: &str) -> bool {
 }
 
 impl<'t> Lowerer<'_, 't> {
-    /// `__shfl_down_sync(mask, v, d)` and the rest (see the module doc).
+    /// `__shfl_down_sync(mask, v, d)` and the rest, mask-less forms
+    /// included (see the module doc).
     pub fn warp_exchange(&mut self, name: &str, args: &[Node<'t>], n: Node<'t>) -> R<Value> {
         let mut values = Vec::new();
         for a in args {
@@ -66,15 +87,24 @@ impl<'t> Lowerer<'_, 't> {
             "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync" => {
                 self.exchanged_type(values.get(1), name, n)?
             }
+            // The mask-less shuffles: the value comes first.
+            "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" => {
+                self.exchanged_type(values.first(), name, n)?
+            }
             "__reduce_add_sync" | "__reduce_min_sync" | "__reduce_max_sync" => {
                 match values.get(1).and_then(c_type) {
                     Some(CType::Scalar(ScalarTy::I32)) => CType::Scalar(ScalarTy::I32),
                     _ => CType::Scalar(ScalarTy::U32),
                 }
             }
-            "__any_sync" | "__all_sync" | "__uni_sync" => CType::Scalar(ScalarTy::I32),
+            "__any_sync" | "__all_sync" | "__uni_sync" | "__any" | "__all" => {
+                CType::Scalar(ScalarTy::I32)
+            }
             _ => CType::Scalar(ScalarTy::U32),
         };
+        if is_legacy_warp_exchange(name) {
+            self.warn_once(n, LEGACY);
+        }
         self.exchange_result(name, &ty, n)
     }
 
