@@ -26,6 +26,7 @@ mod align;
 mod asserts;
 mod batch;
 mod carried;
+mod conjunct_exit;
 mod encode;
 mod env;
 mod grid;

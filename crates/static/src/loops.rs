@@ -10,6 +10,9 @@
 //!   Overflow of *signed* loop variables is C undefined behaviour and is
 //!   assumed not to happen: `i <= n` with a signed `i` needs no `n < MAX`
 //!   when the loop cannot stop early (it could only end by overflowing).
+//! - A loop whose condition is a conjunction with a counting conjunct is
+//!   that counting loop with the other conjuncts as an exit at the top of
+//!   its body (`conjunct_exit.rs`).
 //! - Any other loop becomes a [`Proto::Loop`] (unknown iteration count) whose
 //!   body is guarded by the loop condition.
 //! - Inside the loop, every variable the loop assigns (other than the loop
@@ -26,6 +29,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::carried::{first_and_even, iteration_index, Carried, Cycle};
+use crate::conjunct_exit::conjunct_exit;
 use crate::env::Env;
 use crate::induction::Counter;
 use crate::infer::{Flow, Infer, Jump, Target};
@@ -96,14 +100,33 @@ impl Infer<'_> {
         // A loop that leaves at the top of its body is the counting loop
         // its exit makes (`top_exit.rs`), exact under `top_valid`.
         let top = top_exit(l.id, l.check, (l.header, l.cond, l.body, l.step));
-        let l = match &top {
-            Some(t) => LoopParts {
+        // A loop whose condition is a conjunction is the counting loop of
+        // one conjunct that leaves where the others fail
+        // (`conjunct_exit.rs`), exactly.
+        let conj = match top {
+            Some(_) => None,
+            None => conjunct_exit(
+                self.kernel,
+                l.id,
+                l.kind,
+                l.check,
+                (l.header, l.cond, l.body, l.step),
+                span,
+            ),
+        };
+        let l = match (&top, &conj) {
+            (Some(t), _) => LoopParts {
                 header: &t.header,
                 cond: &t.cond,
                 body: &t.body,
                 ..l
             },
-            None => l,
+            (None, Some(c)) => LoopParts {
+                cond: &c.cond,
+                body: &c.body,
+                ..l
+            },
+            (None, None) => l,
         };
         let modified = assigned_vars(&[l.header, l.body, l.step]);
         let mut lenv = env.clone();
