@@ -16,7 +16,9 @@
 //! << >> %` and `?:` (always reduced `% N` in unsigned arithmetic, so in
 //! bounds), conditionals on thread ids and parameters (with `&&`, `||`),
 //! constant- and parameter-bound `for` loops (by 1 from 0, by a constant, and
-//! block-stride from `threadIdx.x`), `__syncthreads()` in uniform and in
+//! block-stride from `threadIdx.x`; a fifth of them with a further
+//! conjunct in their test, `iK < B && (cond)`, which may read `iK` and the
+//! thread), `__syncthreads()` in uniform and in
 //! thread-dependent contexts (also inside a helper), early `return`,
 //! `atomicAdd`, `+=`, and `__device__` helpers taking pointers. No
 //! construct is excluded; every disagreement found was fixed and

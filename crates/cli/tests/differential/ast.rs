@@ -211,6 +211,9 @@ pub enum Stmt {
         start: Expr,
         bound: Expr,
         step: Expr,
+        /// A further conjunct of the test (`iK < bound && (extra)`), which
+        /// may read `iK` and the thread: a loop that may stop early.
+        extra: Option<Cond>,
         body: Vec<Stmt>,
     },
     /// `unsigned iK = 0u; while (true) { if (threadIdx.x == 0u) fK =

@@ -240,6 +240,11 @@ impl Gen<'_> {
                     };
                     let same = start.block_uniform() && step.block_uniform();
                     self.loops.push((var, same));
+                    // Sometimes a conjunctive test (jacobiCudaGraphs' row
+                    // loops), whose further conjunct may end it early.
+                    let extra =
+                        (shape != LoopShape::TopExit && self.rng.chance(20)).then(|| self.cond());
+                    let same = same && extra.as_ref().is_none_or(Cond::block_uniform);
                     let mut body = self.block(depth + 1, uniform && same, 3);
                     // Loop-carried updates, mostly at the end of the body.
                     if !self.kernel.carried.is_empty() && self.rng.chance(60) {
@@ -254,6 +259,7 @@ impl Gen<'_> {
                         start,
                         bound,
                         step,
+                        extra,
                         body,
                     };
                 }

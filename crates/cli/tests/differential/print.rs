@@ -173,6 +173,7 @@ fn stmt(out: &mut String, k: &Kernel, s: &Stmt, depth: usize) {
             start,
             bound,
             step,
+            extra,
             body,
         } => {
             let i = format!("i{var}");
@@ -189,6 +190,10 @@ fn stmt(out: &mut String, k: &Kernel, s: &Stmt, depth: usize) {
                 LoopShape::HalveToZero => (format!("{i} != 0u"), format!("{i} /= 2u")),
                 LoopShape::Down => (format!("{i} > 0u"), format!("{i}--")),
                 LoopShape::TopExit => (String::new(), format!("{i} += {}", expr(step))),
+            };
+            let test = match extra {
+                Some(c) => format!("{test} && ({})", condition(c)),
+                None => test,
             };
             let _ = writeln!(
                 out,
