@@ -22,8 +22,9 @@
 //! (what `shape::recognise` needs anyway); the counting conjunct is the
 //! first one `recognise` accepts.
 
+use crate::loops::LoopParts;
 use crate::shape::recognise;
-use warpsafe_ir::{BinOp, Block, Expr, Kernel, LoopCheck, LoopId, LoopKind, Span, Stmt, StmtKind};
+use warpsafe_ir::{BinOp, Block, Expr, Kernel, LoopCheck, ScalarTy, Stmt, StmtKind};
 
 /// A loop rewritten with one conjunct of its condition as the condition.
 pub(crate) struct ConjunctExit {
@@ -33,50 +34,42 @@ pub(crate) struct ConjunctExit {
     pub(crate) body: Block,
 }
 
-/// The loop `id` with the given parts, rewritten (see the module comment),
-/// or `None` when its condition is no conjunction with a counting conjunct.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn conjunct_exit(
-    kernel: &Kernel,
-    id: LoopId,
-    kind: LoopKind,
-    check: LoopCheck,
-    (header, cond, body, step): (&Block, &Expr, &Block, &Block),
-    span: Span,
-) -> Option<ConjunctExit> {
-    if check != LoopCheck::Before || !header.is_empty() {
+/// The loop `l`, rewritten (see the module comment), or `None` when its
+/// condition is no conjunction with a counting conjunct.
+pub(crate) fn conjunct_exit(kernel: &Kernel, l: &LoopParts<'_>) -> Option<ConjunctExit> {
+    if l.check != LoopCheck::Before || !l.header.is_empty() {
         return None;
     }
     let mut conjuncts = Vec::new();
-    flatten(cond, &mut conjuncts);
+    flatten(l.cond, &mut conjuncts);
     if conjuncts.len() < 2 {
         return None;
     }
-    let at = conjuncts
-        .iter()
-        .position(|c| recognise(kernel, id, kind, check, header, c, body, step).is_ok())?;
+    let at = conjuncts.iter().position(|c| {
+        recognise(kernel, l.id, l.kind, l.check, l.header, c, l.body, l.step).is_ok()
+    })?;
     let counting = conjuncts.remove(at).clone();
     let rest = conjuncts
         .into_iter()
         .cloned()
-        .reduce(|a, b| Expr::binary(BinOp::And, warpsafe_ir::ScalarTy::Bool, a, b))
+        .reduce(|a, b| Expr::binary(BinOp::And, ScalarTy::Bool, a, b))
         .expect("invariant: a conjunction of two or more has one left after removing one");
     let exit = Stmt {
         kind: StmtKind::If {
             cond: Expr::negate(rest),
             then_: vec![Stmt {
-                kind: StmtKind::Break(id),
-                span,
+                kind: StmtKind::Break(l.id),
+                span: l.span,
             }],
             else_: Block::new(),
         },
-        span,
+        span: l.span,
     };
-    let mut new_body = vec![exit];
-    new_body.extend(body.iter().cloned());
+    let mut body = vec![exit];
+    body.extend(l.body.iter().cloned());
     Some(ConjunctExit {
         cond: counting,
-        body: new_body,
+        body,
     })
 }
 

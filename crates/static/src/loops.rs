@@ -105,14 +105,7 @@ impl Infer<'_> {
         // (`conjunct_exit.rs`), exactly.
         let conj = match top {
             Some(_) => None,
-            None => conjunct_exit(
-                self.kernel,
-                l.id,
-                l.kind,
-                l.check,
-                (l.header, l.cond, l.body, l.step),
-                span,
-            ),
+            None => conjunct_exit(self.kernel, &l),
         };
         let l = match (&top, &conj) {
             (Some(t), _) => LoopParts {

@@ -244,8 +244,9 @@ impl Gen<'_> {
                     // loops), whose further conjunct may end it early.
                     let extra =
                         (shape != LoopShape::TopExit && self.rng.chance(20)).then(|| self.cond());
-                    let same = same && extra.as_ref().is_none_or(Cond::block_uniform);
-                    let mut body = self.block(depth + 1, uniform && same, 3);
+                    // The block's threads run the same iterations.
+                    let together = same && extra.as_ref().is_none_or(Cond::block_uniform);
+                    let mut body = self.block(depth + 1, uniform && together, 3);
                     // Loop-carried updates, mostly at the end of the body.
                     if !self.kernel.carried.is_empty() && self.rng.chance(60) {
                         let update = self.update();
