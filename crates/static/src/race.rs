@@ -390,8 +390,8 @@ fn check(
 /// and the race needs a launch the program most likely never makes (a
 /// kernel launched from another file, or through the driver API).
 pub const ONE_BLOCK_KERNEL: &str = "only when the grid has more than one block: the kernel \
-never reads blockIdx or gridDim (every block would do the same work), and no launch in the \
-file gives its grid";
+never reads blockIdx or gridDim (every block would do the same work), and no launch found in \
+the program gives its grid";
 
 /// [`ONE_BLOCK_KERNEL`] when it applies to `kernel`.
 fn one_block_kernel(kernel: &Kernel) -> Option<&'static str> {
