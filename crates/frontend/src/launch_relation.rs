@@ -186,6 +186,8 @@ fn launch_facts<'t>(
     });
     let fixed = callers::fixed_params(syn, items, launch.host, 0, companions);
     cx.add_fixed(&host, &fixed);
+    let powers = callers::power_of_two_params(syn, items, launch.host, 0, companions);
+    cx.add_powers(&host, &powers);
     let mut paths = path_conditions(syn, launch.call, launch.host);
     // Where the driver API's function handle was chosen: its conditions
     // held there, over values that do not change before the launch.
@@ -241,7 +243,19 @@ fn launch_facts<'t>(
         let (Some((v, pty)), Some(name)) = (*param, passed_as[i]) else {
             continue;
         };
-        let Some(var) = host.var(name) else { continue };
+        let Some(var) = host.var(name) else {
+            // A `dim3` component (`grid.x`, `dim3_arg.rs`).
+            if let Some((e, ty)) = cx.passed_component(name, args[i]) {
+                // A signed value converted by the `dim3`, as in a launch
+                // dimension, is not negative.
+                not_negative(&mut facts, kernel, unknowns, &e);
+                facts.push(Fact {
+                    key: Key::Param(i),
+                    cond: Expr::binary(BinOp::Eq, pty, Expr::Var(v), convert(e, ty, pty)),
+                });
+            }
+            continue;
+        };
         let hty = var.scalar.expect("invariant: passed variables are scalars");
         let value = match var.init {
             Some(init) if host.unchanged(name, var.decl, cx.at) => cx.tr(init, 0),
@@ -276,6 +290,16 @@ fn launch_facts<'t>(
                     key: Key::Param(i),
                     cond: Expr::binary(BinOp::Eq, pty, Expr::Var(v), convert(e, ty, pty)),
                 });
+            }
+        }
+    }
+    // The launch's own grid or block component passed as a parameter
+    // (`k<<<g, b>>>(b.x)`, `dim3_arg.rs`).
+    if same_arity {
+        for (arg, param) in args.iter().zip(&params) {
+            let Some((v, pty)) = *param else { continue };
+            if let Some(f) = dim3_arg::config_component_fact(syn, launch, *arg, v, pty) {
+                facts.push(f);
             }
         }
     }
@@ -325,10 +349,11 @@ fn launch_facts<'t>(
             if pty.bits() < 32 || facts.iter().any(|f| f.key == Key::Param(i)) {
                 continue;
             }
-            let Some(aty) = cx.power_of_two_or_zero(*arg, 0) else {
-                continue;
-            };
-            if !power_of_two::converts(aty, pty) {
+            // The callers' facts this one reads, stated only when used.
+            let stated = cx.used_powers.borrow().len();
+            let aty = cx.power_of_two_or_zero(*arg, 0);
+            if !aty.is_some_and(|aty| power_of_two::converts(aty, pty)) {
+                cx.used_powers.borrow_mut().truncate(stated);
                 continue;
             }
             let p = Expr::Var(v);
@@ -444,16 +469,7 @@ fn launch_facts<'t>(
                 Some(v) => Expr::int(v, ScalarTy::U32),
                 None => value,
             };
-            for operand in signed_to_unsigned(kernel, unknowns, &value) {
-                let t = type_of(kernel, unknowns, &operand);
-                let fact = Expr::binary(BinOp::Ge, t, operand, Expr::int(0, t));
-                if !facts.iter().any(|f: &Fact| f.cond == fact) {
-                    facts.push(Fact {
-                        key: Key::NotNegative,
-                        cond: fact,
-                    });
-                }
-            }
+            not_negative(&mut facts, kernel, unknowns, &value);
             facts.push(Fact {
                 key,
                 cond: Expr::binary(BinOp::Eq, ScalarTy::U32, Expr::Builtin(builtin), value),
@@ -474,6 +490,15 @@ fn launch_facts<'t>(
         None => Vec::new(),
     };
     drop(read);
+    // The parameters the power-of-two facts took from the callers.
+    let mut stated: Vec<&str> = Vec::new();
+    let used_powers = cx.used_powers.take();
+    for name in &used_powers {
+        if !stated.contains(&name.as_str()) {
+            stated.push(name);
+            notes.push(powers[name].power_note(name));
+        }
+    }
     // What the pitches read say (`pitch.rs`).
     for (name, fact, call) in cx.pitches.take() {
         facts.push(Fact {
@@ -491,6 +516,22 @@ fn launch_facts<'t>(
 }
 
 const DIMS: [Dim; 3] = [Dim::X, Dim::Y, Dim::Z];
+
+/// That each signed value `value` converts to an unsigned type (a
+/// launch dimension's, a `dim3`'s) is not negative: a negative size is no
+/// input.
+fn not_negative(facts: &mut Vec<Fact>, kernel: &Kernel, unknowns: &HostUnknowns, value: &Expr) {
+    for operand in signed_to_unsigned(kernel, unknowns, value) {
+        let t = type_of(kernel, unknowns, &operand);
+        let fact = Expr::binary(BinOp::Ge, t, operand, Expr::int(0, t));
+        if !facts.iter().any(|f: &Fact| f.cond == fact) {
+            facts.push(Fact {
+                key: Key::NotNegative,
+                cond: fact,
+            });
+        }
+    }
+}
 
 /// The signed operands that `e` converts to an unsigned type.
 fn signed_to_unsigned(kernel: &Kernel, unknowns: &HostUnknowns, e: &Expr) -> Vec<Expr> {
@@ -610,6 +651,7 @@ fn convert(e: Expr, from: ScalarTy, to: ScalarTy) -> Expr {
 
 mod brace_init;
 mod callers;
+mod dim3_arg;
 pub(crate) use callers::{exported, Companion};
 mod host_unknowns;
 use host_unknowns::HostUnknowns;
@@ -639,8 +681,14 @@ struct Cx<'a, 't> {
     fixed: HashMap<String, (i128, usize)>,
     /// The names of `fixed` a translation read, in order.
     used: RefCell<Vec<String>>,
-    /// The locals [`Cx::power_of_two_or_zero`]'s induction is proving.
-    inducting: RefCell<Vec<String>>,
+    /// Parameters of the launching function every call in the file passes
+    /// a power of two or zero (`callers.rs`), with where each is declared.
+    powers: HashMap<String, usize>,
+    /// The names of `powers` the power-of-two induction read, in order.
+    used_powers: RefCell<Vec<String>>,
+    /// The locals [`Cx::power_of_two_or_zero`]'s induction is proving, by
+    /// name and declaration.
+    inducting: RefCell<Vec<(String, usize)>>,
     /// Where the launch starts.
     at: usize,
     /// Translating an inlined helper's body: only its parameters and
@@ -705,6 +753,8 @@ impl<'a, 't> Cx<'a, 't> {
             known: HashMap::new(),
             fixed: HashMap::new(),
             used: RefCell::new(Vec::new()),
+            powers: HashMap::new(),
+            used_powers: RefCell::new(Vec::new()),
             inducting: RefCell::new(Vec::new()),
             at,
             helper: false,
@@ -724,6 +774,15 @@ impl<'a, 't> Cx<'a, 't> {
 
     /// The value the callers fix for parameter `name`, when it still
     /// holds it at `read`; the read is recorded in `used`.
+    /// Takes the parameters of `host` its callers pass powers of two.
+    fn add_powers(&mut self, host: &HostFn<'t>, powers: &HashMap<String, callers::Agreed<()>>) {
+        for name in powers.keys() {
+            if let Some(var) = host.var(name) {
+                self.powers.insert(name.clone(), var.decl);
+            }
+        }
+    }
+
     fn fixed_at(&self, name: &str, read: usize) -> Option<i128> {
         let (value, decl) = *self.fixed.get(name)?;
         self.host.unchanged(name, decl, read).then(|| {
@@ -1109,6 +1168,8 @@ impl<'a, 't> Cx<'a, 't> {
             known: HashMap::new(),
             fixed: HashMap::new(),
             used: RefCell::new(Vec::new()),
+            powers: HashMap::new(),
+            used_powers: RefCell::new(Vec::new()),
             inducting: RefCell::new(Vec::new()),
             locals,
             at: self.at,

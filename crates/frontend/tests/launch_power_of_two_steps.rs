@@ -125,3 +125,59 @@ fn a_write_that_could_break_the_property_drops_it() {
         assert_eq!(rel.as_deref(), Some(expected), "{host} {launch}");
     }
 }
+
+#[test]
+fn two_counters_of_one_name_are_each_their_own_variable() {
+    // Each loop declares its own `s`; the launch reads the first, whose
+    // values are powers of two, though the second starts at 3.
+    let rel = relation(
+        "for (unsigned s = 3; s < n; s <<= 1) {} for (unsigned s = 4; s < n; s <<= 1)",
+        "k<<<1, 256>>>(d, s, 0);",
+    );
+    assert_eq!(rel.as_deref(), Some(&*format!("half == 0 && {STRIDE}")));
+    // The first `s` is assigned the second's value through `t`: not a
+    // power of two, whatever the induction assumes of the name.
+    let rel = relation(
+        "unsigned t = 1; { unsigned s = 3; t = s; } for (unsigned s = 4; s < n; s = t)",
+        "k<<<1, 256>>>(d, s, 0);",
+    );
+    assert_eq!(rel.as_deref(), Some("half == 0"));
+}
+
+/// The relation of `k` launched from `step(d, stride)`, which `callers`
+/// (the body of `void run(unsigned *d, unsigned n)`) calls.
+fn through_step(callers: &str) -> Option<String> {
+    first_relation(&format!(
+        "{KERNEL}static void step(unsigned *d, unsigned stride) {{ k<<<1, 256>>>(d, stride, 0); }}\n\
+         void run(unsigned *d, unsigned n) {{ {callers} }}\n"
+    ))
+}
+
+#[test]
+fn a_parameter_every_caller_passes_a_power_of_two_is_one() {
+    // mergeSort's `generateSampleRanks(..., stride, N)`, called from its
+    // `stride <<= 1` loop; also from two calls, one with a constant.
+    for callers in [
+        "for (unsigned s = 1024; s < n; s <<= 1) step(d, s);",
+        "for (unsigned s = 1024; s < n; s <<= 1) step(d, s); step(d, 64);",
+    ] {
+        assert_eq!(
+            through_step(callers).as_deref(),
+            Some(&*format!("half == 0 && {STRIDE}")),
+            "{callers}"
+        );
+    }
+    // A caller that passes something else (an odd step, a constant that
+    // is not a power of two, the caller's own unknown `n`) drops it.
+    for callers in [
+        "for (unsigned s = 1; s < n; s += 2) step(d, s);",
+        "for (unsigned s = 1024; s < n; s <<= 1) step(d, s); step(d, 3);",
+        "step(d, n);",
+    ] {
+        assert_eq!(
+            through_step(callers).as_deref(),
+            Some("half == 0"),
+            "{callers}"
+        );
+    }
+}

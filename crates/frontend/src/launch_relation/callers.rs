@@ -14,6 +14,11 @@
 //! an overload) fixes none. As for the launches themselves, the calls in
 //! the file are taken to be all the calls; each fixed value that a
 //! relation uses is stated in the report with its call.
+//!
+//! The same agreement over the calls gives the parameters that every call
+//! passes a power of two or zero (`power_of_two.rs`, judged in each
+//! caller): `generateSampleRanks(..., stride, N)` called only from
+//! mergeSort's `for (uint stride = 1024; stride < N; stride <<= 1)`.
 
 use super::Cx;
 use crate::host_writes::{scalar_of_type, HostFn};
@@ -28,14 +33,29 @@ use warpsafe_source::Span;
 /// How many callers up a fixed parameter is followed.
 const MAX_CALLERS: u32 = 3;
 
-/// A parameter's value at every call, and the first of those calls.
+/// What every call of a function in the file passes one of its
+/// parameters (a constant, or that it is a power of two or zero), and the
+/// first of those calls.
 #[derive(Clone, Debug)]
-pub(super) struct Fixed {
-    pub(super) value: i128,
+pub(super) struct Agreed<T> {
+    pub(super) value: T,
     /// The function whose parameter it is.
     function: String,
     call: Span,
     calls: usize,
+}
+
+/// A parameter's value at every call.
+pub(super) type Fixed = Agreed<i128>;
+
+impl<T> Agreed<T> {
+    fn whence(&self) -> String {
+        if self.calls > 1 {
+            format!("the {} calls", self.calls)
+        } else {
+            "the call".to_string()
+        }
+    }
 }
 
 impl Fixed {
@@ -43,14 +63,29 @@ impl Fixed {
     /// one function, fixed by the same calls): the text and the first
     /// call.
     pub(super) fn note(&self, names: &[(&str, i128)]) -> (String, Span) {
-        let whence = if self.calls > 1 {
-            format!("the {} calls", self.calls)
-        } else {
-            "the call".to_string()
-        };
         let values: Vec<String> = names.iter().map(|(n, v)| format!("{n} == {v}")).collect();
         (
-            format!("{} in {} from {whence}", values.join(" && "), self.function),
+            format!(
+                "{} in {} from {}",
+                values.join(" && "),
+                self.function,
+                self.whence()
+            ),
+            self.call,
+        )
+    }
+}
+
+impl Agreed<()> {
+    /// How a report states that parameter `name` is a power of two or
+    /// zero at every call.
+    pub(super) fn power_note(&self, name: &str) -> (String, Span) {
+        (
+            format!(
+                "`{name}` is a power of two or zero in {} from {}",
+                self.function,
+                self.whence()
+            ),
             self.call,
         )
     }
@@ -72,6 +107,53 @@ pub(super) fn fixed_params<'t>(
     depth: u32,
     companions: &[Companion<'t, 't>],
 ) -> HashMap<String, Fixed> {
+    agreed_params(
+        syn,
+        items,
+        def,
+        depth,
+        companions,
+        &|c, s, i, call, k, pty| c.constant_arg(s, i, call, k, pty),
+    )
+}
+
+/// The by-value integer parameters of host function `def` to which every
+/// call in the file (or its companions, as for [`fixed_params`]) passes a
+/// value that is a power of two or zero (`power_of_two.rs`), by name: a
+/// merge step's `stride` passed from the caller's `stride <<= 1` loop.
+pub(super) fn power_of_two_params<'t>(
+    syn: &'t Syntax,
+    items: &'t Items<'t>,
+    def: Node<'t>,
+    depth: u32,
+    companions: &[Companion<'t, 't>],
+) -> HashMap<String, Agreed<()>> {
+    agreed_params(
+        syn,
+        items,
+        def,
+        depth,
+        companions,
+        &|c, s, i, call, k, pty| c.power_of_two_arg(s, i, call, k, pty),
+    )
+}
+
+/// What a caller's analysis says its call passes parameter `k` (of type
+/// `pty`).
+type Judge<'t, T> =
+    dyn for<'a> Fn(&Caller<'a, 't>, &'t Syntax, &Items<'t>, Node<'t>, usize, ScalarTy) -> Option<T>;
+
+/// The by-value integer parameters of `def` for which `judge` gives every
+/// call in the file (or, for a function only other files call, in the
+/// companions) one answer, by name.
+fn agreed_params<'t, T: Clone + PartialEq>(
+    syn: &'t Syntax,
+    items: &'t Items<'t>,
+    def: Node<'t>,
+    depth: u32,
+    companions: &[Companion<'t, 't>],
+    judge: &Judge<'t, T>,
+) -> HashMap<String, Agreed<T>> {
     let mut out = HashMap::new();
     if depth >= MAX_CALLERS {
         return out;
@@ -141,7 +223,7 @@ pub(super) fn fixed_params<'t>(
             };
             let v = caller
                 .as_ref()
-                .and_then(|c| c.constant_arg(csyn, citems, *call, i, pty));
+                .and_then(|c| judge(c, csyn, citems, *call, i, pty));
             if v.is_none() || (value.is_some() && value != v) {
                 value = None;
                 break;
@@ -152,7 +234,7 @@ pub(super) fn fixed_params<'t>(
             let ((csyn, _), first_call, _) = sites[0];
             out.insert(
                 pname.to_string(),
-                Fixed {
+                Agreed {
                     value,
                     function: name.to_string(),
                     call: csyn.span(first_call),
@@ -271,6 +353,7 @@ struct Caller<'a, 't> {
     items: &'a Items<'t>,
     def: Node<'t>,
     fixed: HashMap<String, Fixed>,
+    powers: HashMap<String, Agreed<()>>,
 }
 
 impl<'a, 't> Caller<'a, 't> {
@@ -286,6 +369,41 @@ impl<'a, 't> Caller<'a, 't> {
             items,
             def,
             fixed: fixed_params(syn, items, def, depth + 1, companions),
+            powers: power_of_two_params(syn, items, def, depth + 1, companions),
+        })
+    }
+
+    /// What `read` says of argument `i` of `call`, translated in this
+    /// caller at the call (with its fixed and power-of-two parameters).
+    fn at_arg<R>(
+        &self,
+        syn: &'t Syntax,
+        items: &Items<'t>,
+        call: Node<'t>,
+        i: usize,
+        read: impl FnOnce(&Cx<'_, 't>, Node<'t>) -> Option<R>,
+    ) -> Option<R> {
+        let arg = *named_children(call.child_by_field_name("arguments")?).get(i)?;
+        let consts = HostConsts::visible_at(syn, self.items, self.def, call.start_byte());
+        let mut cx = Cx::at(syn, items, &consts, &self.host, call.start_byte());
+        cx.add_fixed(&self.host, &self.fixed);
+        cx.add_powers(&self.host, &self.powers);
+        read(&cx, arg)
+    }
+
+    /// `()` when `call` passes parameter `i` (of type `pty`) a value that
+    /// is a power of two or zero, also once converted to `pty`.
+    fn power_of_two_arg(
+        &self,
+        syn: &'t Syntax,
+        items: &Items<'t>,
+        call: Node<'t>,
+        i: usize,
+        pty: ScalarTy,
+    ) -> Option<()> {
+        self.at_arg(syn, items, call, i, |cx, arg| {
+            let aty = cx.power_of_two_or_zero(arg, 0)?;
+            super::power_of_two::converts(aty, pty).then_some(())
         })
     }
 
@@ -299,11 +417,9 @@ impl<'a, 't> Caller<'a, 't> {
         i: usize,
         pty: ScalarTy,
     ) -> Option<i128> {
-        let arg = *named_children(call.child_by_field_name("arguments")?).get(i)?;
-        let consts = HostConsts::visible_at(syn, self.items, self.def, call.start_byte());
-        let mut cx = Cx::at(syn, items, &consts, &self.host, call.start_byte());
-        cx.add_fixed(&self.host, &self.fixed);
-        let (e, ty) = cx.tr(arg, 0)?;
-        super::fold(&super::convert(e, ty, pty)).map(|v| pty.wrap(v))
+        self.at_arg(syn, items, call, i, |cx, arg| {
+            let (e, ty) = cx.tr(arg, 0)?;
+            super::fold(&super::convert(e, ty, pty)).map(|v| pty.wrap(v))
+        })
     }
 }

@@ -16,14 +16,19 @@
 //! **Invariant:** [`Cx::power_of_two_or_zero`] answers a type only when
 //! the expression's value is not negative and has at most one bit set at
 //! every evaluation. For a local this is an induction over all its
-//! writes, wherever they are (no control flow is followed): its only
-//! declaration has an initialiser with the property, and each of its
+//! writes, wherever they are (no control flow is followed): the
+//! declaration the read sees has an initialiser with the property (or it is a parameter
+//! of the launching function that every call in the file passes a value
+//! with the property, `callers.rs`, which the report states), and each of its
 //! writes is an assignment that keeps it (`x = e` with `e` a power of two
 //! or zero, `x >>= k`, `x /= 2^j`, and for unsigned `x`, `x <<= k` and
 //! `x *= 2^j`, which may wrap to 0 but to nothing else). A variable the
 //! induction is proving is assumed while its writes are checked. Any
 //! other write (an increment, its address taken, a call that may take it
-//! by reference, a `goto`) makes the answer `None`.
+//! by reference, a `goto`) makes the answer `None`. Writes are counted
+//! by name, over every variable of the name (two loops that each declare
+//! `stride`), so each variable's writes are among those checked; the
+//! induction's hypothesis is kept per declaration.
 
 use super::Cx;
 use crate::consteval::eval_typed;
@@ -128,23 +133,34 @@ impl<'t> Cx<'_, 't> {
             return None;
         }
         let name = self.syn.text(read);
-        let var = self.host.var(name)?;
-        // The name read is this local, not a file-scope variable.
-        if self.host.var_at(name, read.start_byte()).map(|v| v.decl) != Some(var.decl) {
-            return None;
-        }
+        // The declaration the read sees (not a file-scope variable); the
+        // writes below are those of every variable of the name, which
+        // include this one's.
+        let var = self.host.var_at(name, read.start_byte())?;
         let ty = var.scalar.filter(|t| t.is_integer())?;
-        if self.inducting.borrow().iter().any(|v| v == name) {
+        if self
+            .inducting
+            .borrow()
+            .iter()
+            .any(|(v, d)| v == name && *d == var.decl)
+        {
             return Some(ty);
         }
-        let init = var.init?;
         let assigns = self.host.only_assignments(name)?;
-        self.inducting.borrow_mut().push(name.to_string());
+        self.inducting
+            .borrow_mut()
+            .push((name.to_string(), var.decl));
         let keeps = |e: Node<'t>| {
             self.power_of_two_or_zero(e, depth + 1)
                 .is_some_and(|from| converts(from, ty))
         };
-        let holds = keeps(init)
+        let initially = match var.init {
+            Some(init) => keeps(init),
+            // A parameter every call passes a power of two or zero
+            // (`callers.rs`).
+            None => self.powers.get(name) == Some(&var.decl),
+        };
+        let holds = initially
             && assigns.iter().all(|a| {
                 let Some(right) = a.child_by_field_name("right") else {
                     return false;
@@ -163,6 +179,9 @@ impl<'t> Cx<'_, 't> {
                 }
             });
         self.inducting.borrow_mut().pop();
+        if holds && var.init.is_none() {
+            self.used_powers.borrow_mut().push(name.to_string());
+        }
         holds.then_some(ty)
     }
 }
