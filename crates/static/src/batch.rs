@@ -334,7 +334,10 @@ impl Check<'_> {
                 };
                 c.push(term::eq(idx[k].clone(), resize(index, ity, width)));
                 c.append(&mut e.facts);
-                rows[k].push(crate::rows::rows(&mut e, &site.access.index).unwrap_or_default());
+                rows[k].push(
+                    crate::rows::rows(&mut e, &site.access.index, globals.constants.aliases())
+                        .unwrap_or_default(),
+                );
                 decls.extend(e.decls);
                 asserts.push(term::implies(is(k, x), term::and(c)));
             }

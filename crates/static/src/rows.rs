@@ -24,6 +24,12 @@
 //! facts, in C's default) and that the column, summed in twice the width
 //! (where it cannot wrap), is in `0..w`: then the integer index is
 //! `w * (y + i) + x` and division by `w` is unique.
+//!
+//! Factors may also be shared through an equality the check assumes
+//! (*aliases*, `Constants::aliases`: a launch relation's `width ==
+//! height` for transpose's `x + y * width + i * height`, the row `y + i`
+//! of width `width`). The lemma then takes the equality as one more
+//! premise, so it stays valid on its own, whatever the check assumes.
 
 use crate::encode::Encoder;
 use crate::{EncodeError, Sym};
@@ -125,7 +131,28 @@ struct Factored<'s> {
     rest: Vec<&'s Sym>,
     /// The sum's additions and the grouped products.
     ops: Vec<Op<'s>>,
+    /// The aliases the grouping used: factors equal to `w` only by them.
+    premises: Vec<(&'s Sym, &'s Sym)>,
     ty: ScalarTy,
+}
+
+/// Pairs of uniform values of one type that the check assumes equal.
+pub(crate) type Aliases = [(Sym, Sym)];
+
+/// Whether `f` is the width `w`: the same value, or equal by an alias
+/// (then the pair to state as a premise).
+fn same_width<'s>(
+    f: &'s Sym,
+    w: &'s Sym,
+    aliases: &'s Aliases,
+) -> Option<Option<(&'s Sym, &'s Sym)>> {
+    if f == w {
+        return Some(None);
+    }
+    aliases
+        .iter()
+        .find(|(a, b)| (a == f && b == w) || (a == w && b == f))
+        .map(|(a, b)| Some((a, b)))
 }
 
 /// An operation of an index sum at its own type, `(op, ty, l, r)`.
@@ -198,7 +225,7 @@ fn unwiden(mut s: &Sym) -> &Sym {
 /// than two summands: `y + h * x + i` is the row `x` at column `y + i`).
 /// A factor may sit deep in a product: `w * 16 * by + w * ty + 16 * bx +
 /// tx` is the row `16 * by + ty` of width `w` at column `16 * bx + tx`.
-fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
+fn factored<'s>(index: &'s Sym, aliases: &'s Aliases) -> Vec<Factored<'s>> {
     let sum = unwiden(index);
     let Sym::Binary(BinOp::Add, ty, _, _) = sum else {
         return Vec::new();
@@ -239,22 +266,31 @@ fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
         let mut coefficients = Vec::new();
         let mut rest = Vec::new();
         let mut ops = adds.clone();
+        let mut premises = Vec::new();
         for s in &summands {
-            match product(s) {
-                Some((t, p, q)) if p == w || q == w => {
-                    coefficients.push(vec![if p == w { q } else { p }]);
+            if let Some((t, p, q)) = product(s) {
+                let (pw, qw) = (same_width(p, w, aliases), same_width(q, w, aliases));
+                if let Some(premise) = pw.or(qw) {
+                    coefficients.push(vec![if pw.is_some() { q } else { p }]);
                     ops.push((BinOp::Mul, t, p, q));
+                    premises.extend(premise);
                     continue;
                 }
-                _ => {}
             }
             let m = unwiden(s);
-            match multiplicands(m, m.ty()) {
-                Some((mut factors, muls)) if factors.contains(&w) => {
-                    let at = factors.iter().position(|f| *f == w);
-                    factors.remove(at.expect("w is among the factors"));
+            let factors = multiplicands(m, m.ty());
+            let at = factors.as_ref().and_then(|(factors, _)| {
+                factors
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, f)| same_width(f, w, aliases).map(|p| (i, p)))
+            });
+            match (factors, at) {
+                (Some((mut factors, muls)), Some((at, premise))) => {
+                    factors.remove(at);
                     coefficients.push(factors);
                     ops.extend(muls);
+                    premises.extend(premise);
                 }
                 _ => rest.push(*s),
             }
@@ -267,6 +303,7 @@ fn factored<'s>(index: &'s Sym) -> Vec<Factored<'s>> {
                 coefficients,
                 rest,
                 ops,
+                premises,
                 ty,
             });
         }
@@ -338,8 +375,13 @@ fn widens(from: ScalarTy, to: ScalarTy) -> bool {
 }
 
 /// The decompositions of `index`, encoded by `e` (the encoder that
-/// encoded the index, so the terms are the index's own).
-pub(crate) fn rows(e: &mut Encoder, index: &Sym) -> Result<Vec<Row>, EncodeError> {
+/// encoded the index, so the terms are the index's own), also through
+/// `aliases`.
+pub(crate) fn rows(
+    e: &mut Encoder,
+    index: &Sym,
+    aliases: &Aliases,
+) -> Result<Vec<Row>, EncodeError> {
     let mut rows = split(index)
         .into_iter()
         .map(|(a, w, b, ty)| {
@@ -354,7 +396,7 @@ pub(crate) fn rows(e: &mut Encoder, index: &Sym) -> Result<Vec<Row>, EncodeError
     // The row and column sums are the lemma's own terms, not the
     // program's: encoding them must not add facts about the program.
     let (facts, wraps) = (e.facts.len(), e.wrap_facts.len());
-    for f in factored(index) {
+    for f in factored(index, aliases) {
         let ty = f.ty;
         let mut enc = |s: &Sym| e.encode_as(s, ty);
         let add = |terms: Vec<Term>| {
@@ -385,6 +427,10 @@ pub(crate) fn rows(e: &mut Encoder, index: &Sym) -> Result<Vec<Row>, EncodeError
         for (op, t, l, r) in &f.ops {
             let (l, r) = (e.encode_as(l, *t)?, e.encode_as(r, *t)?);
             exact.push(crate::encode::exact(*op, *t, &l, &r));
+        }
+        for (a, b) in &f.premises {
+            let t = a.ty();
+            exact.push(term::eq(e.encode_as(a, t)?, e.encode_as(b, t)?));
         }
         let mut enc = |s: &Sym| e.encode_as(s, ty);
         let w = enc(f.w)?;

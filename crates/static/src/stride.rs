@@ -85,6 +85,9 @@ pub(crate) struct Constants {
     block: Option<[u64; 3]>,
     grid: Option<[u64; 3]>,
     params: HashMap<VarId, i128>,
+    /// Uniform values an unconditional precondition equates (`width ==
+    /// height` from transpose's launch), for the row lemma (`rows.rs`).
+    aliases: Vec<(Sym, Sym)>,
 }
 
 impl Constants {
@@ -97,6 +100,7 @@ impl Constants {
             block: kernel.launch.block,
             grid: kernel.launch.grid,
             params: HashMap::new(),
+            aliases: Vec::new(),
         };
         for v in &kernel.vars {
             if v.kind != VarKind::Param {
@@ -120,7 +124,17 @@ impl Constants {
                 }
             }
         }
+        for p in preconditions {
+            if p.guard.is_true() && !p.in_loop {
+                c.aliases.extend(equalities(&p.cond));
+            }
+        }
         c
+    }
+
+    /// Uniform values of one type an unconditional precondition equates.
+    pub(crate) fn aliases(&self) -> &[(Sym, Sym)] {
+        &self.aliases
     }
 
     /// `s` with the known constants substituted and folded.
@@ -142,6 +156,36 @@ impl Constants {
     pub(crate) fn ground(&self, step: &Step) -> bool {
         modelled(step) && self.fold(step.amount()).as_int().is_some()
     }
+}
+
+/// The top-level conjuncts `a == b` of `cond` between two parameters (or
+/// host values), each perhaps converted, of one type: `width == height`.
+/// (Equalities with launch dimensions or computed values are left out:
+/// they are in most launch relations, and lemmas through them only slow
+/// the solver down where no index multiplies by both sides.)
+fn equalities(cond: &Sym) -> Vec<(Sym, Sym)> {
+    let mut out = Vec::new();
+    let mut todo = vec![cond];
+    while let Some(c) = todo.pop() {
+        match c {
+            Sym::Binary(BinOp::And, _, a, b) => todo.extend([&**a, &**b]),
+            Sym::Binary(BinOp::Eq, _, a, b)
+                if a.ty() == b.ty() && a.ty().is_integer() && param(a) && param(b) =>
+            {
+                out.push(((**a).clone(), (**b).clone()));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `s` is a parameter, perhaps converted.
+fn param(mut s: &Sym) -> bool {
+    while let Sym::Cast(_, inner) = s {
+        s = inner;
+    }
+    matches!(s, Sym::Param { .. })
 }
 
 fn dim(d: Dim) -> usize {
@@ -417,5 +461,46 @@ mod tests {
         assert!(modelled(&Step::Add(n.clone())));
         assert!(!modelled(&Step::Mul(n)));
         assert!(modelled(&Step::Shr(Sym::int(1, ScalarTy::U32))));
+    }
+
+    #[test]
+    fn only_equalities_of_two_parameters_are_aliases() {
+        let p = |v: u32| Sym::Param {
+            var: warpsafe_ir::VarId(v),
+            ty: ScalarTy::I32,
+        };
+        let eq = |a: Sym, b: Sym| Sym::Binary(BinOp::Eq, ScalarTy::I32, Box::new(a), Box::new(b));
+        let and =
+            |a: Sym, b: Sym| Sym::Binary(BinOp::And, ScalarTy::Bool, Box::new(a), Box::new(b));
+        let grid = Sym::Cast(
+            ScalarTy::I32,
+            Box::new(Sym::Builtin(Builtin::GridDim(Dim::X))),
+        );
+        // transpose's `width == height && gridDim.x == width / 32`, with a
+        // converted parameter and a constant.
+        let cond = and(
+            and(eq(p(0), p(1)), eq(grid, p(0))),
+            and(
+                eq(p(2), Sym::Cast(ScalarTy::I32, Box::new(p(3)))),
+                eq(p(4), Sym::int(7, ScalarTy::I32)),
+            ),
+        );
+        let mut found = equalities(&cond);
+        found.sort_by_key(|(a, _)| format!("{a:?}"));
+        assert_eq!(
+            found,
+            vec![
+                (p(0), p(1)),
+                (p(2), Sym::Cast(ScalarTy::I32, Box::new(p(3))))
+            ]
+        );
+        // Under a disjunction, nothing.
+        let or = Sym::Binary(
+            BinOp::Or,
+            ScalarTy::Bool,
+            Box::new(eq(p(0), p(1))),
+            Box::new(eq(p(0), p(2))),
+        );
+        assert!(equalities(&or).is_empty());
     }
 }

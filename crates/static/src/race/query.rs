@@ -615,7 +615,7 @@ impl<'k> Check<'k> {
         }
         let index = e.encode_program(&site.access.index, index_ty)?;
         constraints.append(&mut e.facts);
-        let rows = crate::rows::rows(&mut e, &site.access.index)?;
+        let rows = crate::rows::rows(&mut e, &site.access.index, globals.constants.aliases())?;
         let side = Side {
             constraints,
             strides,
