@@ -184,10 +184,9 @@ fn launch_facts<'t>(
         function,
         def: launch.host,
     });
-    let fixed = callers::fixed_params(syn, items, launch.host, 0, companions);
-    cx.add_fixed(&host, &fixed);
-    let powers = callers::power_of_two_params(syn, items, launch.host, 0, companions);
-    cx.add_powers(&host, &powers);
+    let agreement = callers::agreed_params(syn, items, launch.host, 0, companions);
+    cx.add_fixed(&host, &agreement.fixed);
+    cx.add_powers(&host, &agreement.powers);
     let mut paths = path_conditions(syn, launch.call, launch.host);
     // Where the driver API's function handle was chosen: its conditions
     // held there, over values that do not change before the launch.
@@ -482,11 +481,11 @@ fn launch_facts<'t>(
     let read = cx.used.borrow();
     for name in read.iter() {
         if !used.iter().any(|(n, _)| n == name) {
-            used.push((name, fixed[name].value));
+            used.push((name, agreement.fixed[name].value));
         }
     }
     let mut notes = match used.first() {
-        Some((name, _)) => vec![fixed[*name].note(&used)],
+        Some((name, _)) => vec![agreement.fixed[*name].note(&used)],
         None => Vec::new(),
     };
     drop(read);
@@ -496,7 +495,7 @@ fn launch_facts<'t>(
     for name in &used_powers {
         if !stated.contains(&name.as_str()) {
             stated.push(name);
-            notes.push(powers[name].power_note(name));
+            notes.push(agreement.powers[name].power_note(name));
         }
     }
     // What the pitches read say (`pitch.rs`).
@@ -772,8 +771,6 @@ impl<'a, 't> Cx<'a, 't> {
         }
     }
 
-    /// The value the callers fix for parameter `name`, when it still
-    /// holds it at `read`; the read is recorded in `used`.
     /// Takes the parameters of `host` its callers pass powers of two.
     fn add_powers(&mut self, host: &HostFn<'t>, powers: &HashMap<String, callers::Agreed<()>>) {
         for name in powers.keys() {
@@ -783,6 +780,8 @@ impl<'a, 't> Cx<'a, 't> {
         }
     }
 
+    /// The value the callers fix for parameter `name`, when it still
+    /// holds it at `read`; the read is recorded in `used`.
     fn fixed_at(&self, name: &str, read: usize) -> Option<i128> {
         let (value, decl) = *self.fixed.get(name)?;
         self.host.unchanged(name, decl, read).then(|| {

@@ -85,7 +85,7 @@ pub(crate) struct Constants {
     block: Option<[u64; 3]>,
     grid: Option<[u64; 3]>,
     params: HashMap<VarId, i128>,
-    /// Uniform values an unconditional precondition equates (`width ==
+    /// Parameters an unconditional precondition equates (`width ==
     /// height` from transpose's launch), for the row lemma (`rows.rs`).
     aliases: Vec<(Sym, Sym)>,
 }
@@ -111,7 +111,8 @@ impl Constants {
             }
         }
         // `p == e` with `e` constant: one pass per precondition is enough
-        // for chains written in order.
+        // for chains written in order. Its equalities of two parameters
+        // are aliases.
         for p in preconditions {
             if !p.guard.is_true() || p.in_loop {
                 continue;
@@ -123,16 +124,12 @@ impl Constants {
                     }
                 }
             }
-        }
-        for p in preconditions {
-            if p.guard.is_true() && !p.in_loop {
-                c.aliases.extend(equalities(&p.cond));
-            }
+            c.aliases.extend(equalities(&p.cond));
         }
         c
     }
 
-    /// Uniform values of one type an unconditional precondition equates.
+    /// Parameters of one type an unconditional precondition equates.
     pub(crate) fn aliases(&self) -> &[(Sym, Sym)] {
         &self.aliases
     }

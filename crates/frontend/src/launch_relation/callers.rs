@@ -49,6 +49,16 @@ pub(super) struct Agreed<T> {
 pub(super) type Fixed = Agreed<i128>;
 
 impl<T> Agreed<T> {
+    /// The same agreement with another value.
+    fn with<U>(&self, value: U) -> Agreed<U> {
+        Agreed {
+            value,
+            function: self.function.clone(),
+            call: self.call,
+            calls: self.calls,
+        }
+    }
+
     fn whence(&self) -> String {
         if self.calls > 1 {
             format!("the {} calls", self.calls)
@@ -95,66 +105,35 @@ impl Agreed<()> {
 /// items.
 pub(crate) type Companion<'c, 't> = (&'c Syntax, &'c Items<'t>);
 
-/// The by-value integer parameters of host function `def` to which every
-/// call in the file passes one constant, by name. A function the file
+/// What the file's calls of a host function agree on for its by-value
+/// integer parameters, by name.
+#[derive(Debug, Default)]
+pub(super) struct Agreement {
+    /// Parameters to which every call passes one constant.
+    pub(super) fixed: HashMap<String, Fixed>,
+    /// Parameters to which every call passes a power of two or zero
+    /// (`power_of_two.rs`, judged in each caller): a merge step's `stride`
+    /// passed from the caller's `stride <<= 1` loop.
+    pub(super) powers: HashMap<String, Agreed<()>>,
+}
+
+/// A call of the function: the file (and items) it is in, the call and
+/// the function definition it is in.
+type Site<'t> = (Companion<'t, 't>, Node<'t>, Node<'t>);
+
+/// What the calls in the file of host function `def` agree on, each
+/// caller analysed once for both kinds of agreement. A function the file
 /// never calls and does not declare `static` is looked for in the
 /// `companions` that declare it without defining it (an `extern "C"`
 /// wrapper that the program's `main.cpp` calls).
-pub(super) fn fixed_params<'t>(
+pub(super) fn agreed_params<'t>(
     syn: &'t Syntax,
     items: &'t Items<'t>,
     def: Node<'t>,
     depth: u32,
     companions: &[Companion<'t, 't>],
-) -> HashMap<String, Fixed> {
-    agreed_params(
-        syn,
-        items,
-        def,
-        depth,
-        companions,
-        &|c, s, i, call, k, pty| c.constant_arg(s, i, call, k, pty),
-    )
-}
-
-/// The by-value integer parameters of host function `def` to which every
-/// call in the file (or its companions, as for [`fixed_params`]) passes a
-/// value that is a power of two or zero (`power_of_two.rs`), by name: a
-/// merge step's `stride` passed from the caller's `stride <<= 1` loop.
-pub(super) fn power_of_two_params<'t>(
-    syn: &'t Syntax,
-    items: &'t Items<'t>,
-    def: Node<'t>,
-    depth: u32,
-    companions: &[Companion<'t, 't>],
-) -> HashMap<String, Agreed<()>> {
-    agreed_params(
-        syn,
-        items,
-        def,
-        depth,
-        companions,
-        &|c, s, i, call, k, pty| c.power_of_two_arg(s, i, call, k, pty),
-    )
-}
-
-/// What a caller's analysis says its call passes parameter `k` (of type
-/// `pty`).
-type Judge<'t, T> =
-    dyn for<'a> Fn(&Caller<'a, 't>, &'t Syntax, &Items<'t>, Node<'t>, usize, ScalarTy) -> Option<T>;
-
-/// The by-value integer parameters of `def` for which `judge` gives every
-/// call in the file (or, for a function only other files call, in the
-/// companions) one answer, by name.
-fn agreed_params<'t, T: Clone + PartialEq>(
-    syn: &'t Syntax,
-    items: &'t Items<'t>,
-    def: Node<'t>,
-    depth: u32,
-    companions: &[Companion<'t, 't>],
-    judge: &Judge<'t, T>,
-) -> HashMap<String, Agreed<T>> {
-    let mut out = HashMap::new();
+) -> Agreement {
+    let mut out = Agreement::default();
     if depth >= MAX_CALLERS {
         return out;
     }
@@ -164,8 +143,7 @@ fn agreed_params<'t, T: Clone + PartialEq>(
     let Some(calls) = calls_of(syn, name, params.len()) else {
         return out;
     };
-    // The calls with the file (and items) they are in.
-    let mut sites: Vec<(Companion<'t, 't>, Node<'t>, Node<'t>)> = calls
+    let mut sites: Vec<Site<'t>> = calls
         .iter()
         .map(|(call, caller)| ((syn, items), *call, *caller))
         .collect();
@@ -187,63 +165,89 @@ fn agreed_params<'t, T: Clone + PartialEq>(
             sites.extend(ccalls.into_iter().map(|(c, d)| ((csyn, citems), c, d)));
         }
     }
-    if sites.is_empty() {
+    // The plain integer parameters, by position.
+    let plain: Vec<(usize, &str, ScalarTy)> = params
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let pname = plain_integer_param(syn, items, *p)?;
+            let pty = scalar_of_type(syn, items, p.child_by_field_name("type")?)?;
+            Some((i, pname, pty))
+        })
+        .collect();
+    if sites.is_empty() || plain.is_empty() {
         return out;
     }
-    // Each caller's analysis, built once.
-    let mut callers: Vec<(usize, Option<Caller<'t, 't>>)> = Vec::new();
-    for (i, p) in params.iter().enumerate() {
-        let Some(pname) = plain_integer_param(syn, items, *p) else {
-            continue;
-        };
-        let Some(pty) = p
-            .child_by_field_name("type")
-            .and_then(|t| scalar_of_type(syn, items, t))
-        else {
-            continue;
-        };
-        let mut value = None;
-        for (k, ((csyn, citems), call, caller_def)) in sites.iter().enumerate() {
-            // Callers are compared by site: nodes of two trees are never
-            // the same caller.
-            let first = sites
+    // Each caller's analysis, built once: `owner[k]` is the first site in
+    // the same caller (nodes of two trees are never the same caller).
+    let owner: Vec<usize> = sites
+        .iter()
+        .enumerate()
+        .map(|(k, ((csyn, _), _, caller_def))| {
+            sites
                 .iter()
                 .position(|((s, _), _, d)| std::ptr::eq(*s, *csyn) && d == caller_def)
-                .unwrap_or(k);
-            let caller = match callers.iter().position(|(f, _)| *f == first) {
-                Some(j) => &callers[j].1,
-                None => {
-                    // A caller in a companion is followed in its own file.
-                    let own = std::ptr::eq(*csyn, syn);
-                    let more = if own { companions } else { &[][..] };
-                    let c = Caller::analyse(csyn, citems, *caller_def, depth, more);
-                    callers.push((first, c));
-                    &callers.last().expect("invariant: just pushed").1
-                }
-            };
-            let v = caller
-                .as_ref()
-                .and_then(|c| judge(c, csyn, citems, *call, i, pty));
-            if v.is_none() || (value.is_some() && value != v) {
-                value = None;
-                break;
-            }
-            value = v;
+                .unwrap_or(k)
+        })
+        .collect();
+    let callers: Vec<Option<Caller<'t, 't>>> = sites
+        .iter()
+        .enumerate()
+        .map(|(k, ((csyn, citems), _, caller_def))| {
+            (owner[k] == k).then(|| {
+                // A caller in a companion is followed in its own file.
+                let more = if std::ptr::eq(*csyn, syn) {
+                    companions
+                } else {
+                    &[][..]
+                };
+                Caller::analyse(csyn, citems, *caller_def, depth, more)
+            })?
+        })
+        .collect();
+    let ((fsyn, _), first_call, _) = sites[0];
+    let agreed = Agreed {
+        value: (),
+        function: name.to_string(),
+        call: fsyn.span(first_call),
+        calls: sites.len(),
+    };
+    for (i, pname, pty) in plain {
+        let fixed = agree(&sites, &callers, &owner, |c, s, it, call| {
+            c.constant_arg(s, it, call, i, pty)
+        });
+        if let Some(v) = fixed {
+            out.fixed.insert(pname.to_string(), agreed.with(v));
         }
-        if let Some(value) = value {
-            let ((csyn, _), first_call, _) = sites[0];
-            out.insert(
-                pname.to_string(),
-                Agreed {
-                    value,
-                    function: name.to_string(),
-                    call: csyn.span(first_call),
-                    calls: sites.len(),
-                },
-            );
+        let power = agree(&sites, &callers, &owner, |c, s, it, call| {
+            c.power_of_two_arg(s, it, call, i, pty)
+        });
+        if power.is_some() {
+            out.powers.insert(pname.to_string(), agreed.clone());
         }
     }
     out
+}
+
+/// The answer `judge` gives every site, from its caller's analysis, when
+/// all give one.
+fn agree<'t, T: PartialEq>(
+    sites: &[Site<'t>],
+    callers: &[Option<Caller<'t, 't>>],
+    owner: &[usize],
+    judge: impl Fn(&Caller<'t, 't>, &'t Syntax, &Items<'t>, Node<'t>) -> Option<T>,
+) -> Option<T> {
+    let mut value = None;
+    for (k, ((csyn, citems), call, _)) in sites.iter().enumerate() {
+        let v = callers[owner[k]]
+            .as_ref()
+            .and_then(|c| judge(c, csyn, citems, *call))?;
+        if value.as_ref().is_some_and(|w| *w != v) {
+            return None;
+        }
+        value = Some(v);
+    }
+    value
 }
 
 /// Whether the launching function `def` is one that only another file
@@ -352,8 +356,8 @@ struct Caller<'a, 't> {
     host: HostFn<'t>,
     items: &'a Items<'t>,
     def: Node<'t>,
-    fixed: HashMap<String, Fixed>,
-    powers: HashMap<String, Agreed<()>>,
+    /// What the caller's own callers agree on.
+    agreement: Agreement,
 }
 
 impl<'a, 't> Caller<'a, 't> {
@@ -368,8 +372,7 @@ impl<'a, 't> Caller<'a, 't> {
             host: HostFn::analyse(syn, items, def)?,
             items,
             def,
-            fixed: fixed_params(syn, items, def, depth + 1, companions),
-            powers: power_of_two_params(syn, items, def, depth + 1, companions),
+            agreement: agreed_params(syn, items, def, depth + 1, companions),
         })
     }
 
@@ -386,8 +389,8 @@ impl<'a, 't> Caller<'a, 't> {
         let arg = *named_children(call.child_by_field_name("arguments")?).get(i)?;
         let consts = HostConsts::visible_at(syn, self.items, self.def, call.start_byte());
         let mut cx = Cx::at(syn, items, &consts, &self.host, call.start_byte());
-        cx.add_fixed(&self.host, &self.fixed);
-        cx.add_powers(&self.host, &self.powers);
+        cx.add_fixed(&self.host, &self.agreement.fixed);
+        cx.add_powers(&self.host, &self.agreement.powers);
         read(&cx, arg)
     }
 
