@@ -57,7 +57,16 @@
 //!   assumed about non-emptiness that was not proved: the phases of the
 //!   non-empty alternative constrain the loop's constants to `n <= x < m`
 //!   (so they hold only when the loop runs), and the zero-iteration
-//!   alternative covers the rest.
+//!   alternative covers the rest. That alternative carries the condition
+//!   under which the loop runs zero times (its first value out of range)
+//!   to the code before it: the copies of those sites in the phase where
+//!   they meet the code after the loop are guarded by it (`Alt::pending`),
+//!   so that a pair across the skipped loop is asked only where the loop
+//!   may really be skipped. A barrier-free branch of a uniform conditional
+//!   carries its condition the same way. The condition is dropped (sound,
+//!   less precise) where no code precedes the skip in its iteration: at
+//!   the top of a synchronized loop's body, of the kernel, or past
+//!   [`MAX_ALTERNATIVES`].
 //! - every iteration of a synchronized loop must pass a barrier, and the
 //!   loop must not stop early (`break`/`return` inside): otherwise UNKNOWN.
 //!   With uniform bounds and uniform conditions, the threads of a block
@@ -75,11 +84,13 @@
 //! conditional in one iteration are then ruled out by their guards (the
 //! loop variable is shared).
 //!
-//! Certainty: an alternative that skips barriers under a condition that
-//! its accesses' guards do not carry (a branch without a barrier, a loop
-//! running zero times) lets code before and after meet in one phase
-//! without that condition in the query; its phases are marked `assumed`,
-//! and a race found only there is *possible*, not *provable*.
+//! Certainty: an alternative that skips barriers under a condition (a
+//! branch without a barrier, a loop running zero times) lets code before
+//! and after meet in one phase; the condition is on the code before only
+//! where it was carried there, so its phases are marked `assumed`, and a
+//! race found only there is *possible*, not *provable* (not complete: a
+//! race whose skip condition was carried is real, but still reported as
+//! possible).
 //!
 //! **Grid barriers** (`this_grid().sync()`) cut phases like block
 //! barriers (they also synchronise the block). A conditional around one
@@ -104,6 +115,8 @@
 //! Not handled (UNKNOWN): a block barrier inside a `For` that may stop
 //! early (inference turns those into `Loop`s); a synchronized `For` an
 //! iteration of which may pass no barrier; a grid barrier inside a loop.
+
+use std::collections::HashMap;
 
 use crate::protocol::{Access, ForLoop, Proto, SyncKind};
 use crate::sym::Sym;
@@ -345,6 +358,22 @@ fn enters(l: &ForLoop) -> Sym {
     Sym::binary(BinOp::Lt, l.ty, l.lo.clone(), l.hi.clone())
 }
 
+/// Whether a thread runs no iteration of `l`: its first value (`lo`, or
+/// `hi - 1` for a decreasing step) is out of `lo..hi`. Exact: a `For`'s
+/// range is exact (inference puts the conditions under which it is on a
+/// conditional around it), so a loop runs at least once exactly when its
+/// first value is in range, as the non-emptiness question asks.
+fn runs_zero_times(l: &ForLoop) -> Sym {
+    if l.step.increasing() {
+        // `lo <= lo` always holds.
+        return Sym::negate(enters(l));
+    }
+    let first = Sym::binary(BinOp::Sub, l.ty, l.hi.clone(), Sym::int(1, l.ty));
+    let from = Sym::binary(BinOp::Le, l.ty, l.lo.clone(), first.clone());
+    let below = Sym::binary(BinOp::Lt, l.ty, first, l.hi.clone());
+    Sym::negate(Sym::and(from, below))
+}
+
 /// A barrier's node, span and reach condition (see [`barriers_reached`]).
 type Reached = (*const Proto, Span, Sym);
 
@@ -390,6 +419,14 @@ pub(crate) struct Alt {
     /// merged past [`MAX_ALTERNATIVES`]): a race found in its phases assumes
     /// that this path is feasible.
     pub(crate) assumed: bool,
+    /// Conditions that hold on this alternative's path, to be put on the
+    /// open piece of code that precedes it (the condition under which a
+    /// synchronized loop runs zero times, or the branch condition of a
+    /// barrier-free branch): that code meets the code after the skipped
+    /// barriers only when they hold, so their pairs are asked under them.
+    /// Relative to the same synchronized loops as the alternative; dropped
+    /// (soundly) where no code precedes it at that level.
+    pub(crate) pending: Vec<Sym>,
 }
 
 /// The alternatives of a fragment (at least one).
@@ -439,16 +476,20 @@ fn collapse(f: Frag) -> Frag {
         }
     }
     let mut out = Vec::new();
+    // Merged alternatives drop their pending conditions (sound: the code
+    // before is then asked without them).
     if let Some(s) = sync {
         out.push(Alt {
             kind: Kind::Sync(s),
             assumed: true,
+            pending: Vec::new(),
         });
     }
     if let Some(u) = unsync {
         out.push(Alt {
             kind: Kind::Unsync(u),
             assumed: true,
+            pending: Vec::new(),
         });
     }
     out
@@ -489,7 +530,11 @@ pub(crate) fn dedup(f: Frag) -> Frag {
     let mut out: Frag = Vec::new();
     for alt in f {
         match out.iter_mut().find(|o| o.kind == alt.kind) {
-            Some(o) => o.assumed &= alt.assumed,
+            Some(o) => {
+                o.assumed &= alt.assumed;
+                // Only the conditions both paths carry.
+                o.pending.retain(|c| alt.pending.contains(c));
+            }
             None => out.push(alt),
         }
     }
@@ -500,22 +545,51 @@ pub(crate) fn dedup(f: Frag) -> Frag {
     }
 }
 
+/// Puts conditions on the instances of a piece (see `Alt::pending`):
+/// aligning's own puts them on copies of the sites; a walk that never has
+/// pending conditions passes the piece through.
+pub(crate) type Put<'a> = dyn FnMut(Piece, &[Sym]) -> Piece + 'a;
+
+/// `kind` with `conds` put on its open trailing piece (the code that meets
+/// what follows).
+fn before(kind: Kind, conds: &[Sym], put: &mut Put<'_>) -> Kind {
+    match kind {
+        Kind::Unsync(u) => Kind::Unsync(put(u, conds)),
+        Kind::Sync(mut s) => {
+            s.tail = put(std::mem::take(&mut s.tail), conds);
+            Kind::Sync(s)
+        }
+    }
+}
+
 /// Sequential composition: every alternative of `a` followed by every
-/// alternative of `b`.
-pub(crate) fn seq(a: Frag, b: &Frag) -> Frag {
+/// alternative of `b`. An alternative of `b` with pending conditions puts
+/// them on the open end of `a`'s; through an `a` that passes no barrier
+/// they stay pending for the code before both.
+pub(crate) fn seq(a: Frag, b: &Frag, put: &mut Put<'_>) -> Frag {
     let mut out = Vec::with_capacity(a.len() * b.len());
     for x in a {
-        // Each alternative of `a` is copied for all but the last of `b`.
-        if let Some((last, rest)) = b.split_last() {
-            for y in rest {
-                out.push(Alt {
-                    kind: seq_kind(x.kind.clone(), &y.kind),
-                    assumed: x.assumed || y.assumed,
-                });
+        let open = matches!(x.kind, Kind::Unsync(_));
+        let mut kind = Some(x.kind);
+        for (k, y) in b.iter().enumerate() {
+            // Each alternative of `a` is copied for all but the last of `b`.
+            let mut xk = if k + 1 == b.len() {
+                kind.take()
+            } else {
+                kind.clone()
+            }
+            .expect("invariant: taken only for the last alternative of `b`");
+            if !y.pending.is_empty() {
+                xk = before(xk, &y.pending, put);
+            }
+            let mut pending = x.pending.clone();
+            if open {
+                pending.extend(y.pending.iter().filter(|c| !x.pending.contains(c)).cloned());
             }
             out.push(Alt {
-                kind: seq_kind(x.kind, &last.kind),
-                assumed: x.assumed || last.assumed,
+                kind: seq_kind(xk, &y.kind),
+                assumed: x.assumed || y.assumed,
+                pending,
             });
         }
     }
@@ -538,6 +612,7 @@ pub(crate) fn unsync(piece: Piece) -> Frag {
     vec![Alt {
         kind: Kind::Unsync(piece),
         assumed: false,
+        pending: Vec::new(),
     }]
 }
 
@@ -635,6 +710,8 @@ pub(crate) fn align<'p, O: Oracle>(
         loop_depth: 0,
         dead: Vec::new(),
         divergences: Vec::new(),
+        conds: Vec::new(),
+        copies: HashMap::new(),
     };
     let frag = match a.frag(body) {
         Ok(f) => f,
@@ -697,9 +774,60 @@ struct Aligner<'p, 'o, O: Oracle> {
     dead: Vec<*const Proto>,
     /// Divergent barriers found so far, at most one per barrier.
     divergences: Vec<Divergence>,
+    /// The lists of conditions put on copies of sites (see [`Self::put`]).
+    conds: Vec<Vec<Sym>>,
+    /// The copy of a site (by index) under a list of `conds` (by index).
+    copies: HashMap<(usize, usize), usize>,
 }
 
 impl<'p, O: Oracle> Aligner<'p, '_, O> {
+    /// The instances of `piece` on copies of their sites whose guards also
+    /// have `conds` (conditions of the path that skips barriers after
+    /// them, see `Alt::pending`). The copies keep the access, loops and
+    /// roles: a pair with the copy is asked as with the site, under the
+    /// further conditions. One copy per site and list of conditions.
+    fn put(&mut self, piece: Piece, conds: &[Sym]) -> Piece {
+        let conds: Vec<Sym> = conds.iter().filter(|c| !c.is_true()).cloned().collect();
+        if piece.is_empty() || conds.is_empty() {
+            return piece;
+        }
+        let id = match self.conds.iter().position(|c| *c == conds) {
+            Some(id) => id,
+            None => {
+                self.conds.push(conds);
+                self.conds.len() - 1
+            }
+        };
+        piece
+            .into_iter()
+            .map(|inst| {
+                let site = match self.copies.get(&(inst.site, id)) {
+                    Some(&copy) => copy,
+                    None => {
+                        let s = &self.sites[inst.site];
+                        let mut guards = s.guards.clone();
+                        guards.extend(self.conds[id].iter().cloned());
+                        let copy = Site {
+                            access: s.access,
+                            guards,
+                            loops: s.loops.clone(),
+                            sync_loops: s.sync_loops.clone(),
+                            in_unknown_loop: s.in_unknown_loop,
+                        };
+                        self.sites.push(copy);
+                        let copy = self.sites.len() - 1;
+                        self.copies.insert((inst.site, id), copy);
+                        copy
+                    }
+                };
+                Inst {
+                    site,
+                    path: inst.path,
+                }
+            })
+            .collect()
+    }
+
     fn frag(&mut self, p: &'p Proto) -> Result<Frag, AlignError<O::Error>> {
         Ok(match p {
             Proto::Skip => unsync(Vec::new()),
@@ -723,6 +851,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 SyncKind::Block => vec![Alt {
                     kind: Kind::Sync(Shape::default()),
                     assumed: false,
+                    pending: Vec::new(),
                 }],
                 SyncKind::Grid => {
                     // Under conditions proved uniform across the grid
@@ -733,6 +862,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     vec![Alt {
                         kind: Kind::Sync(Shape::default()),
                         assumed: false,
+                        pending: Vec::new(),
                     }]
                 }
                 // Orders nothing here: a sound over-approximation.
@@ -746,7 +876,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     // An upper bound of the composition's size; counted
                     // exactly only when it passes the limit.
                     let bound = f.len() * acc_size + acc.len() * size(&f);
-                    acc = seq(acc, &f);
+                    acc = seq(acc, &f, &mut |piece, conds| self.put(piece, conds));
                     acc_size = bound;
                     if bound > MAX_INSTANCES {
                         acc_size = size(&acc);
@@ -815,12 +945,23 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 if synchronized {
                     // Two alternative protocols, each under its (uniform)
                     // condition; a branch without a barrier lets the code
-                    // around the conditional meet in one phase, without
-                    // its condition on that code.
-                    let mut out: Frag = branches.into_iter().flatten().collect();
-                    for alt in &mut out {
-                        if matches!(alt.kind, Kind::Unsync(_)) {
-                            alt.assumed = true;
+                    // around the conditional meet in one phase, only under
+                    // that branch's condition: pending for the code before
+                    // (the branch's own accesses have it as a guard).
+                    let mut out: Frag = Vec::new();
+                    let live_conds = [cond, &not_cond]
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(k, _)| live[*k]);
+                    for ((_, c), branch) in live_conds.zip(branches) {
+                        for mut alt in branch {
+                            if matches!(alt.kind, Kind::Unsync(_)) {
+                                alt.assumed = true;
+                                if !alt.pending.contains(c) {
+                                    alt.pending.push(c.clone());
+                                }
+                            }
+                            out.push(alt);
                         }
                     }
                     dedup(out)
@@ -837,6 +978,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     vec![Alt {
                         kind: Kind::Unsync(piece),
                         assumed,
+                        pending: Vec::new(),
                     }]
                 }
             }
@@ -1111,6 +1253,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             return Ok(vec![Alt {
                 kind: Kind::Unsync(union(open_cont, open_exit)),
                 assumed,
+                pending: Vec::new(),
             }]);
         }
         // After an iteration that goes on: the next one's head, possibly
@@ -1133,6 +1276,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
         let mut out = vec![Alt {
             kind: Kind::Sync(Shape { head, middle, tail }),
             assumed: assumed || free,
+            pending: Vec::new(),
         }];
         if leaves_free {
             // The loop may be left before any barrier (its condition false
@@ -1140,6 +1284,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
             out.push(Alt {
                 kind: Kind::Unsync(union(open_cont, open_exit)),
                 assumed: true,
+                pending: Vec::new(),
             });
         }
         Ok(out)
@@ -1240,12 +1385,15 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                 tail: with_role(&s.tail, Role::Last),
             }),
             assumed,
+            pending: Vec::new(),
         }];
         if !nonempty {
-            // Zero iterations: the code before and after the loop meet.
+            // Zero iterations: the code before and after the loop meet,
+            // when the loop's first value is out of its range.
             out.push(Alt {
                 kind: Kind::Unsync(Vec::new()),
                 assumed: true,
+                pending: vec![runs_zero_times(l)],
             });
         }
         Ok(out)
@@ -1410,6 +1558,66 @@ mod tests {
         let with_empty = phases(&p, false);
         assert_eq!(with_empty.len(), 4, "{with_empty:?}");
         assert!(with_empty.contains(&(strs(&["7[]", "8[]"]), true)));
+    }
+
+    /// The guards of the instances of `p`'s phase that holds the accesses
+    /// at `at`, by access.
+    fn guards_in_phase(p: &Proto, at: &[u32]) -> Vec<(u32, Vec<Sym>)> {
+        let Ok(a) = align(p, &mut Always { nonempty: false }) else {
+            panic!("aligning failed")
+        };
+        let phase = a
+            .phases
+            .iter()
+            .find(|ph| {
+                let mut spans: Vec<u32> = ph
+                    .insts
+                    .iter()
+                    .map(|i| a.sites[i.site].access.span.lo)
+                    .collect();
+                spans.sort_unstable();
+                spans == at
+            })
+            .expect("the phase");
+        phase
+            .insts
+            .iter()
+            .map(|i| {
+                let s = &a.sites[i.site];
+                (s.access.span.lo, s.guards.clone())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn code_before_a_loop_running_zero_times_meets_the_code_after_under_that_condition() {
+        let pre = access(AccessMode::Read, tid(), 7);
+        let post = access(AccessMode::Write, tid(), 8);
+        let p = listing_2_3(pre, post);
+        // The loop `for r in 0..N` runs zero times: !(0 < N).
+        let zero = Sym::int(0, ScalarTy::U32);
+        let skips = Sym::negate(Sym::binary(BinOp::Lt, ScalarTy::U32, zero, param(10)));
+        assert_eq!(
+            guards_in_phase(&p, &[7, 8]),
+            vec![(7, vec![skips]), (8, vec![])]
+        );
+        // Elsewhere the access before the loop has no such guard.
+        assert_eq!(guards_in_phase(&p, &[1, 7]), vec![(7, vec![]), (1, vec![])]);
+    }
+
+    #[test]
+    fn code_before_a_barrier_free_branch_meets_the_code_after_under_its_condition() {
+        // rd[tid]; if (N) { sync }; wr[tid]
+        let cond = param(10);
+        let p = Proto::seq(vec![
+            access(AccessMode::Read, tid(), 7),
+            Proto::if_(cond.clone(), sync(), Proto::Skip),
+            access(AccessMode::Write, tid(), 8),
+        ]);
+        assert_eq!(
+            guards_in_phase(&p, &[7, 8]),
+            vec![(7, vec![Sym::negate(cond)]), (8, vec![])]
+        );
     }
 
     #[test]

@@ -37,11 +37,13 @@ pub(crate) struct GridPhase {
 /// The grid phases of `body`, over `align`'s `sites`; `dead`: the branches
 /// `align` proved dead and the barriers it proved unreachable.
 pub(crate) fn phases(body: &Proto, sites: &[Site<'_>], dead: &[*const Proto]) -> Vec<GridPhase> {
-    let index = sites
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.access as *const Access, i))
-        .collect();
+    // Each access's own site: the first one (aligning adds copies of
+    // sites under the conditions of the paths that skip barriers, see
+    // `align::Alt::pending`; those conditions are about block barriers).
+    let mut index = HashMap::new();
+    for (i, s) in sites.iter().enumerate() {
+        index.entry(s.access as *const Access).or_insert(i);
+    }
     let walk = Walk { index, dead };
     let mut out: Vec<GridPhase> = Vec::new();
     for alt in walk.frag(body) {
@@ -89,6 +91,7 @@ impl Walk<'_> {
             Proto::Sync { .. } => vec![Alt {
                 kind: Kind::Sync(Shape::default()),
                 assumed: false,
+                pending: Vec::new(),
             }],
             Proto::Access(a) => unsync(
                 self.index
@@ -100,9 +103,9 @@ impl Walk<'_> {
                     .into_iter()
                     .collect(),
             ),
-            Proto::Seq(items) => items
-                .iter()
-                .fold(unsync(Vec::new()), |acc, q| seq(acc, &self.frag(q))),
+            Proto::Seq(items) => items.iter().fold(unsync(Vec::new()), |acc, q| {
+                seq(acc, &self.frag(q), &mut |piece, _| piece)
+            }),
             Proto::If { then_, else_, .. } if has_grid_sync(p, self.dead) => {
                 let mut out: Frag = Vec::new();
                 for branch in [then_, else_] {
@@ -130,6 +133,7 @@ impl Walk<'_> {
                 vec![Alt {
                     kind: Kind::Unsync(piece),
                     assumed,
+                    pending: Vec::new(),
                 }]
             }
         }
