@@ -368,7 +368,7 @@ fn runs_zero_times(l: &ForLoop) -> Sym {
         // `lo <= lo` always holds.
         return Sym::negate(enters(l));
     }
-    let first = Sym::binary(BinOp::Sub, l.ty, l.hi.clone(), Sym::int(1, l.ty));
+    let first = l.first_value();
     let from = Sym::binary(BinOp::Le, l.ty, l.lo.clone(), first.clone());
     let below = Sym::binary(BinOp::Lt, l.ty, first, l.hi.clone());
     Sym::negate(Sym::and(from, below))
@@ -936,7 +936,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     self.guards.push(c.clone());
                     let f = self.frag(branch);
                     self.guards.pop();
-                    branches.push(f?);
+                    branches.push((c, f?));
                 }
                 if branches.is_empty() {
                     // Both branches dead: the context itself is infeasible.
@@ -949,11 +949,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     // that branch's condition: pending for the code before
                     // (the branch's own accesses have it as a guard).
                     let mut out: Frag = Vec::new();
-                    let live_conds = [cond, &not_cond]
-                        .into_iter()
-                        .enumerate()
-                        .filter(|(k, _)| live[*k]);
-                    for ((_, c), branch) in live_conds.zip(branches) {
+                    for (c, branch) in branches {
                         for mut alt in branch {
                             if matches!(alt.kind, Kind::Unsync(_)) {
                                 alt.assumed = true;
@@ -969,7 +965,7 @@ impl<'p, O: Oracle> Aligner<'p, '_, O> {
                     // No barrier inside: both branches are one open phase.
                     let mut piece = Vec::new();
                     let mut assumed = false;
-                    for alt in branches.into_iter().flatten() {
+                    for alt in branches.into_iter().flat_map(|(_, f)| f) {
                         assumed |= alt.assumed;
                         if let Kind::Unsync(u) = alt.kind {
                             piece = union(piece, u);

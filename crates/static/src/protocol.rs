@@ -140,6 +140,21 @@ impl ForLoop {
             ty: self.ty,
         }
     }
+
+    /// `hi - 1` in the loop's type.
+    pub fn hi_minus_one(&self) -> Sym {
+        Sym::binary(BinOp::Sub, self.ty, self.hi.clone(), Sym::int(1, self.ty))
+    }
+
+    /// The first value of the loop variable: `lo`, or `hi - 1` for a
+    /// decreasing step.
+    pub fn first_value(&self) -> Sym {
+        if self.step.increasing() {
+            self.lo.clone()
+        } else {
+            self.hi_minus_one()
+        }
+    }
 }
 
 /// An access protocol.

@@ -69,9 +69,7 @@ use crate::verdict::{
     Certainty, Divergence, DivergenceWitness, KernelReport, LoopValue, Race, RaceAccess, RaceScope,
     ThreadId, Verdict, Witness,
 };
-use warpsafe_ir::{
-    ArrayOrigin, BinOp, Builtin, Kernel, LoopId, MemSpace, ScalarTy, Scope, Span, VarKind,
-};
+use warpsafe_ir::{ArrayOrigin, Builtin, Kernel, LoopId, MemSpace, ScalarTy, Scope, Span, VarKind};
 use warpsafe_smt::{
     term, CheckResult, SmtError, Solver, SolverConfig, SolverKind, Sort, Term, Transcript,
 };
@@ -959,20 +957,6 @@ fn step_sym(l: &ForLoop) -> Sym {
     )
 }
 
-/// `hi - 1` in the loop's type.
-fn hi_minus_one(l: &ForLoop) -> Sym {
-    Sym::binary(BinOp::Sub, l.ty, l.hi.clone(), Sym::int(1, l.ty))
-}
-
-/// The first value of the loop variable.
-fn first_value(l: &ForLoop) -> Sym {
-    if l.step.increasing() {
-        l.lo.clone()
-    } else {
-        hi_minus_one(l)
-    }
-}
-
 /// The last value, when the step is a unit one (`None` otherwise: the
 /// last value of a geometric or strided loop is not pinned).
 fn last_value(l: &ForLoop) -> Option<Sym> {
@@ -980,7 +964,7 @@ fn last_value(l: &ForLoop) -> Option<Sym> {
         return None;
     }
     Some(match l.step {
-        Step::Add(_) => hi_minus_one(l),
+        Step::Add(_) => l.hi_minus_one(),
         _ => l.lo.clone(),
     })
 }

@@ -538,7 +538,7 @@ impl<'k> Check<'k> {
                 domain(&mut e, &globals.constants, l, lo, v.clone(), hi)?;
             binders.strides.extend(strided);
             let pinned = match key[key.len() - 1].1 {
-                Role::First => Some(first_value(l)),
+                Role::First => Some(l.first_value()),
                 Role::Last => last_value(l),
                 Role::Cur | Role::Prev => None,
             };

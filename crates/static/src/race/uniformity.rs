@@ -48,7 +48,7 @@ impl Oracle for Check<'_> {
         let r = self.scoped_query(sync_loops, guards, |e1, _| {
             let lo = e1.encode_as(&l.lo, l.ty)?;
             let hi = e1.encode_as(&l.hi, l.ty)?;
-            let v = e1.encode_as(&first_value(l), l.ty)?;
+            let v = e1.encode_as(&l.first_value(), l.ty)?;
             Ok(term::not(term::and(in_range(l, lo, v, hi))))
         })?;
         match r {
